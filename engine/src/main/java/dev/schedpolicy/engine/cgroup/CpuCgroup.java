@@ -1,6 +1,7 @@
 package dev.schedpolicy.engine.cgroup;
 
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,7 +63,10 @@ public final class CpuCgroup implements AutoCloseable {
         controller.apply(dir, limits);
     }
 
-    /** What the kernel holds now; the weight on v1 is computed back from cpu.shares. */
+    /**
+     * What the kernel holds now. The weight on v1 is computed back from cpu.shares. An idle group reports no
+     * weight: the kernel replaces it by the idle weight (cpu.shares then reads 3) and restores it on leaving.
+     */
     public CpuLimits readLimits() {
         return controller.read(dir);
     }
@@ -130,7 +134,7 @@ public final class CpuCgroup implements AutoCloseable {
      * (removing it is impossible) and reported with its pids; the sweeper takes it once it empties.
      */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }
@@ -149,7 +153,7 @@ public final class CpuCgroup implements AutoCloseable {
                 try {
                     files.rmdir(group);
                     return;
-                } catch (java.nio.file.NoSuchFileException gone) {
+                } catch (NoSuchFileException gone) {
                     return;
                 } catch (IOException e) {
                     // EBUSY right after the last task exits: the kernel unlinks it lazily; retry in the loop

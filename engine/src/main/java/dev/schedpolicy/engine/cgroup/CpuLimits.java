@@ -46,7 +46,7 @@ public record CpuLimits(OptionalInt quotaPercent, OptionalInt weight, boolean id
         return new CpuLimits(quotaPercent, weight, newIdle);
     }
 
-    /** Quota per {@link #PERIOD_US}, in microseconds. */
+    /** Quota per {@link #PERIOD_US} in microseconds: percent * 1000, so 150 % is 150000 us per 100000 us. */
     public OptionalLong quotaUs() {
         return quotaPercent.isPresent() ? OptionalLong.of(quotaPercent.getAsInt() * 1000L) : OptionalLong.empty();
     }

@@ -85,7 +85,8 @@ final class V1CpuController implements CpuController {
         long period = Long.parseLong(files.read(group.resolve("cpu.cfs_period_us")).trim());
         long shares = Long.parseLong(files.read(group.resolve("cpu.shares")).trim());
         OptionalInt percent = quota < 0 ? OptionalInt.empty() : OptionalInt.of((int) (quota * 100 / period));
-        return new CpuLimits(percent, OptionalInt.of(weightForShares(shares)), IdleFile.read(files, group));
+        boolean idle = IdleFile.read(files, group);
+        return new CpuLimits(percent, idle ? OptionalInt.empty() : OptionalInt.of(weightForShares(shares)), idle);
     }
 
     @Override

@@ -102,7 +102,8 @@ final class V2CpuController implements CpuController {
         OptionalInt percent = "max".equals(max[0]) ? OptionalInt.empty()
                 : OptionalInt.of((int) (Long.parseLong(max[0]) * 100 / Long.parseLong(max[1])));
         int weight = Integer.parseInt(files.read(group.resolve("cpu.weight")).trim());
-        return new CpuLimits(percent, OptionalInt.of(weight), IdleFile.read(files, group));
+        boolean idle = IdleFile.read(files, group);
+        return new CpuLimits(percent, idle ? OptionalInt.empty() : OptionalInt.of(weight), idle);
     }
 
     @Override

@@ -34,7 +34,7 @@ class CpuCgroupV2FakeTest {
             assertThat(Files.readString(group.path().resolve("cpu.max"))).isEqualTo("25000 100000");
             assertThat(Files.readString(group.path().resolve("cpu.weight"))).isEqualTo("20");
             assertThat(Files.readString(group.path().resolve("cpu.idle"))).isEqualTo("1");
-            assertThat(group.readLimits()).isEqualTo(new CpuLimits(OptionalInt.of(25), OptionalInt.of(20), true));
+            assertThat(group.readLimits()).isEqualTo(new CpuLimits(OptionalInt.of(25), OptionalInt.empty(), true));
             assertThat(group.cgroupPath()).isEqualTo("/schedpolicy.slice/" + group.name());
             assertThat(group.version()).isEqualTo(CgroupVersion.V2);
         }
