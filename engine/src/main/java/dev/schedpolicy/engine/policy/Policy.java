@@ -112,6 +112,14 @@ public final class Policy implements Serializable {
         b.cpuQuotaPercent = inner.cpuQuotaPercent != null ? inner.cpuQuotaPercent : cpuQuotaPercent;
         b.cpuWeight = inner.cpuWeight != null ? inner.cpuWeight : cpuWeight;
         b.cpuIdle = inner.cpuIdle != null ? inner.cpuIdle : cpuIdle;
+        // weight and the idle flag are two answers to one question (the group's share): the inner one replaces
+        // the outer one, or the merge of two valid blocks would be refused by build()
+        if (Boolean.TRUE.equals(inner.cpuIdle)) {
+            b.cpuWeight = inner.cpuWeight;
+        }
+        if (inner.cpuWeight != null && Boolean.TRUE.equals(b.cpuIdle) && !Boolean.TRUE.equals(inner.cpuIdle)) {
+            b.cpuIdle = null;
+        }
         b.cpus = inner.cpus != null ? inner.cpus : cpus;
         b.onUnsupported = inner.onUnsupported != null ? inner.onUnsupported : onUnsupported;
         return b.build();

@@ -78,4 +78,18 @@ class OverriddenByTest {
         assertThat(outer.toCompact()).isEqualTo("batch+nice10");
         assertThat(inner.toCompact()).isEqualTo("idle");
     }
+
+    @Test
+    void shouldLetAnInnerIdleGroupReplaceAnOuterWeight() {
+        Policy merged = Policy.parse("weight200+quota50").overriddenBy(Policy.parse("cpu-idle"));
+
+        assertThat(merged.toCompact()).isEqualTo("quota50+cpu-idle");
+    }
+
+    @Test
+    void shouldLetAnInnerWeightReplaceAnOuterIdleGroup() {
+        Policy merged = Policy.parse("cpu-idle+nice5").overriddenBy(Policy.parse("weight50"));
+
+        assertThat(merged.toCompact()).isEqualTo("nice5+weight50");
+    }
 }
