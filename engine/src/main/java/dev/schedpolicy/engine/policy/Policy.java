@@ -264,6 +264,10 @@ public final class Policy implements Serializable {
             if (schedClass != null && schedClass.isRealtime() && rtPriority == null) {
                 rtPriority = 1;
             }
+            if (io != null && io.ioClass() == IoPriority.IoClass.NONE) {
+                throw new InvalidPolicyException("I/O priority 'none' is what a task has when no I/O priority was set;"
+                        + " leave it out, or use idle or be:N with N 0..7 (7 lowest)");
+            }
             if (cpuQuotaPercent != null && cpuQuotaPercent < 1) {
                 throw new InvalidPolicyException("CPU quota must be a positive percent of one CPU (e.g. 50 for half a CPU, 150 for one and a half), not "
                         + cpuQuotaPercent);

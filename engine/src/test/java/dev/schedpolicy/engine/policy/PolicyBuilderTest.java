@@ -112,4 +112,14 @@ class PolicyBuilderTest {
         assertThat(Policy.parse("no-cpu-idle").cpuIdleSetting()).contains(false);
         assertThat(Policy.parse("cpu-idle").cpuIdle()).isTrue();
     }
+
+    @Test
+    void shouldRefuseIoClassNoneWhichTheCompactFormCannotExpress() {
+        // ioprio_get reports "none" for a task that never set one; as a request it would print as io-none,
+        // which parse() refuses, so a policy could not round-trip through its own compact form
+        IoPriority none = IoPriority.fromKernel(0);
+
+        assertThatThrownBy(() -> Policy.builder().io(none).build()).isInstanceOf(InvalidPolicyException.class)
+                .hasMessage("I/O priority 'none' is what a task has when no I/O priority was set; leave it out, or use idle or be:N with N 0..7 (7 lowest)");
+    }
 }
