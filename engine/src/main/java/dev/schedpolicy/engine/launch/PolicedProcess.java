@@ -15,10 +15,16 @@ public final class PolicedProcess extends PolicedLaunch {
         return process;
     }
 
-    /** Kills the process and its descendants (SIGKILL), then removes the cgroup. */
+    /**
+     * Kills the process and its descendants (SIGKILL), then removes the cgroup. The process goes first: killed
+     * after its children, a shell would see them die and exit on its own, often with status 0, so a killed
+     * launch could look successful. Its descendants are listed before, since once it is dead they are
+     * reparented and no longer found through it.
+     */
     public void destroyTree() {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        List<ProcessHandle> descendants = process.descendants().toList();
         process.destroyForcibly();
+        descendants.forEach(ProcessHandle::destroyForcibly);
         close();
     }
 }
