@@ -28,7 +28,7 @@ public final class ReadBack {
      * Reads task {@code tid} of process {@code pid} (tid empty: the process's main thread).
      *
      * @param expectedCgroup the cpu cgroup the task should be in, or null when no group was asked for
-     * @return empty when the task no longer exists
+     * @return empty when the task no longer exists or is exiting (then its /proc files no longer tell the truth)
      */
     public Optional<AppliedPolicy> read(final long pid, final OptionalLong tid, final String readFrom, final Policy policy,
             final String expectedCgroup) {
@@ -49,6 +49,12 @@ public final class ReadBack {
         Optional<String> allowed = proc.cpusAllowedList(pid, tid);
         if (cgroupLines.isEmpty() || allowed.isEmpty()) {
             // the task exited between reads: report it gone rather than half-read
+            return Optional.empty();
+        }
+        // An exiting task reads as cgroup "/" on v1 (proc_cgroup_show), which would be reported as a wrong cgroup.
+        // Exiting cannot be undone, so a task that is not exiting after the reads was not exiting during them.
+        Optional<TaskStat> after = tid.isPresent() ? proc.threadStat(pid, tid.getAsLong()) : proc.stat(pid);
+        if (after.isEmpty() || after.get().isExiting()) {
             return Optional.empty();
         }
         String cgroup = cpuCgroup(cgroupLines);

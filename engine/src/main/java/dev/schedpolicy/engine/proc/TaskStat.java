@@ -12,11 +12,28 @@ package dev.schedpolicy.engine.proc;
  * @param nice        nice value (field 19)
  * @param numThreads  thread count (field 20)
  * @param policy      kernel scheduling policy number (field 41)
+ * @param flags       the kernel's per-task PF_* flags (field 9)
  */
 public record TaskStat(long pid, String comm, char state, int ppid, long utimeTicks, long stimeTicks, int nice, int numThreads,
-        int policy) {
+        int policy, long flags) {
     /** USER_HZ is 100 on every architecture Linux exports to user space, independent of CONFIG_HZ. */
     public static final long TICKS_PER_SECOND = 100;
+    /** PF_EXITING (include/linux/sched.h): set at the start of exit, long before the task becomes a zombie. */
+    static final long PF_EXITING = 0x4;
+
+    /** Without flags, for callers that build one by hand. */
+    public TaskStat(final long pid, final String comm, final char state, final int ppid, final long utimeTicks,
+            final long stimeTicks, final int nice, final int numThreads, final int policy) {
+        this(pid, comm, state, ppid, utimeTicks, stimeTicks, nice, numThreads, policy, 0);
+    }
+
+    /**
+     * Whether the task is exiting or already a zombie. Such a task's other /proc files no longer tell the truth:
+     * on cgroup v1, /proc/PID/cgroup shows an exiting task in the root group "/".
+     */
+    public boolean isExiting() {
+        return (flags & PF_EXITING) != 0 || state == 'Z' || state == 'X' || state == 'x';
+    }
 
     public long cpuTimeMillis() {
         return (utimeTicks + stimeTicks) * 1000 / TICKS_PER_SECOND;
@@ -33,6 +50,6 @@ public record TaskStat(long pid, String comm, char state, int ppid, long utimeTi
         // f[0] is field 3 (state); field N is f[N - 3]
         return new TaskStat(Long.parseLong(line.substring(0, open).trim()), line.substring(open + 1, close), f[0].charAt(0), Integer.parseInt(f[1]),
                 Long.parseLong(f[14 - 3]), Long.parseLong(f[15 - 3]), Integer.parseInt(f[19 - 3]),
-                Integer.parseInt(f[20 - 3]), Integer.parseInt(f[41 - 3]));
+                Integer.parseInt(f[20 - 3]), Integer.parseInt(f[41 - 3]), Long.parseLong(f[9 - 3]));
     }
 }
