@@ -3,9 +3,13 @@ package dev.schedpolicy.engine.launch;
 import dev.schedpolicy.engine.policy.Policy;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Starts a process from a fresh platform thread that first puts the policy on itself: scheduling
@@ -14,6 +18,10 @@ import java.util.OptionalLong;
  * thread then dies, which matters because an unprivileged thread can never raise itself back.
  */
 public final class PolicyThreadLauncher {
+    /** Bound on waiting for the launching thread's OS thread to exit; only the group removal waits longer. */
+    static final Duration TASK_EXIT_WAIT = Duration.ofMillis(100);
+    private static final long TASK_EXIT_POLL_NANOS = 20_000;
+
     private final LaunchConfig config;
     private final TaskPolicyApplier applier;
     private final ReadBack readBack;
@@ -84,9 +92,11 @@ public final class PolicyThreadLauncher {
     private SpawnResult spawnOnPolicyThread(final ProcessBuilder builder, final Policy policy, final CpuGroupLease group)
             throws IOException {
         Object[] outcome = new Object[1];
+        int[] tid = new int[1];
         Thread thread = new Thread(() -> {
             try {
-                outcome[0] = applyAndSpawn(builder, policy, group);
+                tid[0] = config.kernel().gettid();
+                outcome[0] = applyAndSpawn(tid[0], builder, policy, group);
             } catch (IOException | RuntimeException | Error e) {
                 outcome[0] = e;
             }
@@ -103,6 +113,9 @@ public final class PolicyThreadLauncher {
                 interrupted = true;
             }
         }
+        if (group != null && tid[0] != 0) {
+            awaitTaskExit(tid[0]);
+        }
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
@@ -118,10 +131,22 @@ public final class PolicyThreadLauncher {
         return (SpawnResult) outcome[0];
     }
 
+    /**
+     * join() returns once the Java thread is done, but its OS thread runs on for a moment and, on cgroup v1,
+     * still sits in the launch's group: closing the group then found this JVM in it and waited a 10 ms poll
+     * interval (10 to 20% of quick launches here). Waiting for the task to leave /proc costs microseconds.
+     */
+    private void awaitTaskExit(final int tid) {
+        Path task = config.proc().root().resolve(ProcessHandle.current().pid() + "/task/" + tid);
+        long deadline = System.nanoTime() + TASK_EXIT_WAIT.toNanos();
+        while (Files.exists(task) && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(TASK_EXIT_POLL_NANOS);
+        }
+    }
+
     /** Runs on the fresh thread, which dies right after; nothing here may touch a pooled thread. */
-    private SpawnResult applyAndSpawn(final ProcessBuilder builder, final Policy policy, final CpuGroupLease group)
-            throws IOException {
-        int tid = config.kernel().gettid();
+    private SpawnResult applyAndSpawn(final int tid, final ProcessBuilder builder, final Policy policy,
+            final CpuGroupLease group) throws IOException {
         List<String> warnings = new ArrayList<>();
         if (group != null) {
             group.placeThread(tid);
