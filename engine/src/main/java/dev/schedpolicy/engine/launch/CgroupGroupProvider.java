@@ -82,6 +82,11 @@ public final class CgroupGroupProvider implements CpuGroupProvider {
         }
 
         @Override
+        public void evictThread(final int tid) {
+            wrap(() -> group.evictThread(tid));
+        }
+
+        @Override
         public void placeProcess(final long pid) {
             wrap(() -> group.placeProcess(pid));
         }

@@ -16,6 +16,11 @@ public interface CpuGroupLease extends AutoCloseable {
 
     void placeProcess(long pid);
 
+    /** Moves a thread placed here by inheritance back out (to the group's parent); v1 only, like placeThread. */
+    default void evictThread(final int tid) {
+        throw new UnsupportedOperationException("this cgroup lease cannot move threads out: " + path());
+    }
+
     Optional<CgroupUsage> usage();
 
     @Override

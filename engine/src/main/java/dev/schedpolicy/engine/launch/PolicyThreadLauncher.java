@@ -1,5 +1,7 @@
 package dev.schedpolicy.engine.launch;
 
+import dev.schedpolicy.engine.linux.SchedAttr;
+import dev.schedpolicy.engine.linux.SyscallException;
 import dev.schedpolicy.engine.policy.Policy;
 
 import java.io.IOException;
@@ -7,8 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -21,6 +27,8 @@ public final class PolicyThreadLauncher {
     /** Bound on waiting for the launching thread's OS thread to exit; only the group removal waits longer. */
     static final Duration TASK_EXIT_WAIT = Duration.ofMillis(100);
     private static final long TASK_EXIT_POLL_NANOS = 20_000;
+    /** The TIDs of launching threads alive now, whose policy is theirs on purpose. */
+    private static final Set<Long> LAUNCHING = ConcurrentHashMap.newKeySet();
 
     private final LaunchConfig config;
     private final TaskPolicyApplier applier;
@@ -96,9 +104,12 @@ public final class PolicyThreadLauncher {
         Thread thread = new Thread(() -> {
             try {
                 tid[0] = config.kernel().gettid();
+                LAUNCHING.add((long) tid[0]);
                 outcome[0] = applyAndSpawn(tid[0], builder, policy, group);
             } catch (IOException | RuntimeException | Error e) {
                 outcome[0] = e;
+            } finally {
+                LAUNCHING.remove((long) tid[0]);
             }
         }, "schedpolicy-launch");
         thread.setDaemon(true);
@@ -157,7 +168,62 @@ public final class PolicyThreadLauncher {
                 group == null ? null : group.path()).orElseThrow(() -> new PolicyApplyException(
                         "cannot read back the launching thread " + tid + " from /proc"));
         Verdicts.check(onThread, policy, warnings);
-        return new SpawnResult(builder.start(), onThread, warnings);
+        Set<Long> before = new HashSet<>(config.proc().threads(self));
+        Process process = builder.start();
+        restoreHelperThreads(self, tid, before, group, policy.cpus().isPresent());
+        return new SpawnResult(process, onThread, warnings);
+    }
+
+    /**
+     * ProcessBuilder.start() starts a JDK "process reaper" thread whenever none is idle (one per live child), and
+     * starts it from the calling thread: this one. It would inherit the policy and, on v1, the launch's group,
+     * where it keeps waiting for this and later children of the JVM (under the group's quota) and stops the
+     * group from being removed. Threads born during start() are therefore moved back out of the group and given
+     * the main thread's scheduling again. The move always works (we may write the parent); raising the scheduling
+     * back needs CAP_SYS_NICE or RLIMIT_NICE, so without them those helpers stay lowered, which only delays
+     * how soon this JVM notices that a child exited. Other launch threads born meanwhile are left alone: they
+     * register before they change anything. A new thread names itself only once it runs, so its name (still
+     * ours at first) cannot tell them apart, and only a thread in our group is moved, since nobody else puts
+     * threads there.
+     */
+    private void restoreHelperThreads(final long self, final int launching, final Set<Long> before, final CpuGroupLease group,
+            final boolean affinityChanged) {
+        SchedAttr mainAttr = null;
+        int mainIo = 0;
+        BitSet mainCpus = null;
+        for (long t : config.proc().threads(self)) {
+            if (t == launching || before.contains(t) || LAUNCHING.contains(t)) {
+                continue;
+            }
+            int helper = (int) t;
+            if (group != null && group.canPlaceThreads()
+                    && group.path().equals(ReadBack.cpuCgroup(config.proc().cgroupLines(self, OptionalLong.of(t))))) {
+                try {
+                    group.evictThread(helper);
+                } catch (RuntimeException e) {
+                    // the group's removal will report it; the launch itself is fine
+                }
+            }
+            try {
+                if (mainAttr == null) {
+                    mainAttr = config.kernel().getSchedAttr((int) self);
+                    mainIo = config.kernel().getIoPriority((int) self);
+                    mainCpus = config.kernel().getAffinity((int) self);
+                }
+                SchedAttr now = config.kernel().getSchedAttr(helper);
+                if (now.policy() != mainAttr.policy() || now.nice() != mainAttr.nice()) {
+                    config.kernel().setSchedAttr(helper, mainAttr);
+                }
+                if (config.kernel().getIoPriority(helper) != mainIo) {
+                    config.kernel().setIoPriority(helper, mainIo);
+                }
+                if (affinityChanged) {
+                    config.kernel().setAffinity(helper, mainCpus);
+                }
+            } catch (SyscallException e) {
+                // exited meanwhile, or no right to raise it back: see above
+            }
+        }
     }
 
     /** The child inherited the thread's attributes at fork; read it too while it lives, as the stronger proof. */

@@ -1,0 +1,63 @@
+package dev.schedpolicy.engine.launch;
+
+import dev.schedpolicy.engine.policy.Policy;
+import dev.schedpolicy.engine.proc.ProcFs;
+import dev.schedpolicy.engine.proc.TaskStat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * ProcessBuilder.start() makes a JDK "process reaper" thread whenever none is idle, from the thread that calls
+ * it: the policy thread. That helper used to inherit the policy (here SCHED_IDLE, nice 19) and, on cgroup v1,
+ * the launch's group, where it then waited for this and later children and kept the group from being removed.
+ */
+@EnabledOnOs(OS.LINUX)
+class HelperThreadITest {
+    @TempDir
+    Path state;
+
+    @Test
+    void shouldLeaveNoJvmThreadUnderThePolicyOrInTheGroup() throws Exception {
+        PolicyThreadLauncher launcher = new PolicyThreadLauncher(LaunchConfig.defaults().withStateDir(state));
+        long self = ProcessHandle.current().pid();
+        List<PolicedProcess> running = new ArrayList<>();
+        List<String> groups = new ArrayList<>();
+        try {
+            // several children alive at once, so every launch needs a fresh reaper thread
+            for (int i = 0; i < 4; i++) {
+                PolicedProcess p = launcher.start(new ProcessBuilder("sleep", "0.5"), Policy.parse("idle+nice19+io-idle+quota50+cpus=0"));
+                running.add(p);
+                groups.add(p.cgroupPath().orElseThrow());
+            }
+            String allCpus = ProcFs.system().cpusAllowedList(self, OptionalLong.empty()).orElseThrow();
+            List<String> affected = new ArrayList<>();
+            for (long tid : ProcFs.system().threads(self)) {
+                TaskStat t = ProcFs.system().threadStat(self, tid).orElse(null);
+                if (t == null) {
+                    continue;
+                }
+                String cpuLine = ProcFs.system().cgroupLines(self, OptionalLong.of(tid)).stream()
+                        .filter(l -> l.matches("\\d+:([^:]*,)?cpu(,[^:]*)?:.*")).findFirst().orElse("?");
+                String cpus = ProcFs.system().cpusAllowedList(self, OptionalLong.of(tid)).orElse("?");
+                if (t.policy() != 0 || t.nice() != 0 || !cpus.equals(allCpus) || groups.stream().anyMatch(g -> cpuLine.endsWith(":" + g))) {
+                    affected.add(tid + " (" + t.comm() + ") policy " + t.policy() + " nice " + t.nice() + " cpus " + cpus + " " + cpuLine);
+                }
+            }
+            assertThat(affected).as("JVM threads that inherited the policy or sit in a launch group").isEmpty();
+        } finally {
+            for (PolicedProcess p : running) {
+                p.process().waitFor();
+                p.close();
+            }
+        }
+    }
+}
