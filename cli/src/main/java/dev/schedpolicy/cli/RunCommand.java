@@ -43,19 +43,22 @@ public final class RunCommand implements Callable<Integer> {
         LaunchConfig config = options.policyOptions.launchConfig();
         PrintWriter err = spec.commandLine().getErr();
         ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
-        PolicedProcess launched;
-        try {
-            launched = new PolicyThreadLauncher(config).start(builder, policy);
-        } catch (IOException e) {
-            return reportStartFailure(e, err);
-        }
-        try (PolicedProcess p = launched; SignalForwarder forwarder = SignalForwarder.install(p.pid(), config.kernel())) {
-            p.warnings().forEach(w -> err.println("schedpolicy: warning: " + w));
-            if (verify) {
-                err.println("schedpolicy: kernel reports " + p.applied().describe());
-                err.flush();
+        try (SignalForwarder forwarder = SignalForwarder.install(config.kernel())) {
+            PolicedProcess launched;
+            try {
+                launched = new PolicyThreadLauncher(config).start(builder, policy);
+            } catch (IOException e) {
+                return reportStartFailure(e, err);
             }
-            return p.process().waitFor();
+            try (PolicedProcess p = launched) {
+                forwarder.forwardTo(p.pid());
+                p.warnings().forEach(w -> err.println("schedpolicy: warning: " + w));
+                if (verify) {
+                    err.println("schedpolicy: kernel reports " + p.applied().describe());
+                }
+                err.flush();
+                return p.process().waitFor();
+            }
         }
     }
 
