@@ -19,6 +19,11 @@ public final class Benchmark {
     private Benchmark() {
     }
 
+    /** Throws IllegalArgumentException with a message when the label is not a benchmark policy. */
+    public static void validatePolicy(final String label) {
+        Starters.defaultStarter().validate(label);
+    }
+
     public static BenchResult run(final BenchOptions options, final BenchListener listener) {
         BenchReport report = new MatrixRunner(options, listener).run();
         String json = ReportJson.toJson(report);

@@ -42,8 +42,8 @@ public final class PlainStarter implements ProcessStarter {
 
     @Override
     public void validate(final String label) {
-        if (!BenchPolicy.of(label, 2).isDefault()) {
-            throw new IllegalArgumentException("only 'default' is available without the engine launcher");
+        if (!label.trim().toLowerCase(java.util.Locale.ROOT).matches("[a-z0-9][a-z0-9+=,:-]*")) {
+            throw new IllegalArgumentException("'" + label + "' is not a policy; use e.g. default, nice19, idle, quota50");
         }
     }
 }
