@@ -51,6 +51,7 @@ final class MatrixRunner {
     private final SystemSampler sampler = new SystemSampler(Path.of("/proc"));
     private final Set<ProcessStarter.Started> live = ConcurrentHashMap.newKeySet();
     private final List<String> warnings = new ArrayList<>();
+    private final Set<String> unavailable = new LinkedHashSet<>();
     private final ScheduledExecutorService watchdog;
     private double calibration = Double.NaN;
     private Path tmp;
@@ -137,7 +138,18 @@ final class MatrixRunner {
             }
             for (Run r : plan) {
                 checkCancelled();
-                samples.add(runOne(r));
+                if (unavailable.contains(r.policy().label())) {
+                    runsDone++;
+                    continue;
+                }
+                try {
+                    samples.add(runOne(r));
+                } catch (PolicyUnavailableException e) {
+                    unavailable.add(r.policy().label());
+                    runsDone++;
+                    warnOnce("policy '" + r.policy().label() + "' cannot be applied here, its row is skipped: "
+                            + e.getMessage());
+                }
             }
         } catch (CancelledException e) {
             failure = "interrupted: " + e.getMessage();
@@ -295,7 +307,7 @@ final class MatrixRunner {
             pb = java(spec.builtin(), heapMb, args);
         }
         pb.redirectError(tmp.resolve("background.err").toFile());
-        ProcessStarter.Started st = track(starter.start(pb, policy));
+        ProcessStarter.Started st = startPoliced(pb, policy);
         st.warnings().forEach(this::warnOnce);
         if (spec.isCommand()) {
             Thread.sleep(200);
@@ -347,7 +359,7 @@ final class MatrixRunner {
             ProcessBuilder pb = java(spec.builtin(), 64, args);
             pb.redirectError(tmp.resolve("victim" + c + ".err").toFile());
             BenchPolicy p = spec.pinPerCopy() ? policy.pinnedTo(c % ncpu) : policy;
-            ProcessStarter.Started st = track(starter.start(pb, p));
+            ProcessStarter.Started st = startPoliced(pb, p);
             st.warnings().forEach(this::warnOnce);
             mine.add(st);
             victims.add(st);
@@ -396,7 +408,7 @@ final class MatrixRunner {
         pb.redirectError(tmp.resolve("victim0.err").toFile());
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         Snap a = snap(bg, bgUnits);
-        ProcessStarter.Started st = track(starter.start(pb, policy));
+        ProcessStarter.Started st = startPoliced(pb, policy);
         st.warnings().forEach(this::warnOnce);
         mine.add(st);
         applied.add("victim: " + st.applied());
@@ -559,6 +571,27 @@ final class MatrixRunner {
             }
         }
         return String.join(File.pathSeparator, entries);
+    }
+
+    /** Starts under a policy; a failure to apply a non-default policy makes that policy's row unavailable. */
+    private ProcessStarter.Started startPoliced(final ProcessBuilder pb, final BenchPolicy policy) throws IOException {
+        try {
+            return track(starter.start(pb, policy));
+        } catch (IOException | RuntimeException e) {
+            if (policy.isDefault() || options.cancellation.isCancelled()) {
+                throw e;
+            }
+            throw new PolicyUnavailableException(e.getMessage() == null ? e.toString() : e.getMessage());
+        }
+    }
+
+    /** The engine could not apply a policy on this machine. */
+    private static final class PolicyUnavailableException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        PolicyUnavailableException(final String message) {
+            super(message);
+        }
     }
 
     private ProcessStarter.Started track(final ProcessStarter.Started st) {

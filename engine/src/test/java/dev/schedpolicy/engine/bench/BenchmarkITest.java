@@ -90,6 +90,32 @@ class BenchmarkITest {
         assertNoWorkloadLeft();
     }
 
+    @Test
+    void shouldSkipAPolicyTheMachineCannotApplyAndSayWhy() throws Exception {
+        ProcessStarter picky = new ProcessStarter() {
+            private final PlainStarter plain = new PlainStarter();
+
+            @Override
+            public Started start(final ProcessBuilder builder, final BenchPolicy policy) throws java.io.IOException {
+                if (policy.label().equals("quota50")) {
+                    throw new IllegalStateException("cgroup controls are not available");
+                }
+                return plain.start(builder, BenchPolicy.DEFAULT);
+            }
+
+            @Override
+            public void validate(final String label) {
+            }
+        };
+        BenchReport r = Benchmark.run(BenchOptions.builder(scenario("seed-cpu-looper")).policies(List.of("default", "quota50"))
+                .loads(List.of(1.0)).repetitions(2).durationMs(200).starter(picky).build(), BenchListener.NONE).report();
+        assertThat(r.partial()).as(r.partialReason()).isFalse();
+        assertThat(r.cell("default", 1)).isPresent();
+        assertThat(r.cell("quota50", 1)).isEmpty();
+        assertThat(r.warnings()).anyMatch(w -> w.contains("'quota50' cannot be applied here") && w.contains("cgroup"));
+        assertNoWorkloadLeft();
+    }
+
     static void assertNoWorkloadLeft() throws InterruptedException {
         Thread.sleep(200);
         assertThat(ProcessHandle.current().descendants()
