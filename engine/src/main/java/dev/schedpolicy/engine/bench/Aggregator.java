@@ -30,6 +30,7 @@ final class Aggregator {
     private final double calibration;
     private final List<String> warnings;
     private final Consumer<String> warn;
+    private Double loadAverageAtStart;
 
     Aggregator(final Scenario scenario, final Matrix matrix, final int ncpu, final double calibration,
             final List<String> warnings, final Consumer<String> warn) {
@@ -39,6 +40,17 @@ final class Aggregator {
         this.calibration = calibration;
         this.warnings = warnings;
         this.warn = warn;
+    }
+
+    /** The 1-minute load average from /proc/loadavg, or null. */
+    static Double loadAverage() {
+        String load = read("/proc/loadavg");
+        return load == null ? null : Double.valueOf(load.split("\\s+")[0]);
+    }
+
+    Aggregator loadAverageAtStart(final Double value) {
+        loadAverageAtStart = value;
+        return this;
     }
 
     BenchReport report(final List<MatrixRunner.Sample> samples, final int planned, final Instant started,
@@ -183,8 +195,7 @@ final class Aggregator {
             }
         }
         String auto = read("/proc/sys/kernel/sched_autogroup_enabled");
-        String load = read("/proc/loadavg");
-        Double loadAvg = load == null ? null : Double.valueOf(load.split("\\s+")[0]);
+        Double loadAvg = loadAverageAtStart;
         return new BenchReport.Machine(host, ncpu, System.getProperty("os.version"), System.getProperty("os.arch"),
                 System.getProperty("java.version"), auto == null ? null : auto.equals("1"), loadAvg,
                 "victim and background are children of the benchmark: same session (autogroup) and, unless the "

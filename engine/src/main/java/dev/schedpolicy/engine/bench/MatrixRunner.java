@@ -54,6 +54,7 @@ final class MatrixRunner {
     private final Set<String> unavailable = new LinkedHashSet<>();
     private final ScheduledExecutorService watchdog;
     private double calibration = Double.NaN;
+    private Double loadAverageAtStart;
     private Path tmp;
     private long startNanos;
     private int runsDone;
@@ -118,6 +119,7 @@ final class MatrixRunner {
     BenchReport run() {
         Instant started = Instant.now();
         startNanos = System.nanoTime();
+        loadAverageAtStart = Aggregator.loadAverage();
         List<Sample> samples = new ArrayList<>();
         String failure = null;
         options.cancellation.onCancel(this::killAll);
@@ -671,6 +673,6 @@ final class MatrixRunner {
     private BenchReport aggregate(final List<Sample> samples, final int planned, final Instant started,
             final String failure) {
         return new Aggregator(scenario, matrix, ncpu, calibration, warnings, this::warnOnce)
-                .report(samples, planned, started, failure, options.quick, options.seed);
+                .loadAverageAtStart(loadAverageAtStart).report(samples, planned, started, failure, options.quick, options.seed);
     }
 }

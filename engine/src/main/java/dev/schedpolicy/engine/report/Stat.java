@@ -37,6 +37,7 @@ public record Stat(double mean, double ciHalfWidth, int n, double min, double ma
         return s.n == 0 ? null : s;
     }
 
+    @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean isEmpty() {
         return n == 0;
     }
