@@ -42,6 +42,9 @@ final class MatrixRunner {
     private static final List<String> JVM_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
             "-XX:-UsePerfData", "-Xss512k", "-Xshare:auto");
 
+    /** A starved victim stops after this many times its unloaded duration and reports the rate it reached. */
+    static final long MAX_SLOWDOWN = 10;
+
     private final BenchOptions options;
     private final BenchListener listener;
     private final Scenario scenario;
@@ -356,7 +359,8 @@ final class MatrixRunner {
                         "--cycles", Long.toString(cycles)));
             } else {
                 long units = Math.max(1, Math.round(calibration * durationMs / 1000.0));
-                args.addAll(List.of("--workers", Integer.toString(workers), "--units", Long.toString(units)));
+                args.addAll(List.of("--workers", Integer.toString(workers), "--units", Long.toString(units),
+                        "--max-ms", Long.toString(MAX_SLOWDOWN * durationMs * Math.max(1, (workers + ncpu - 1) / ncpu))));
             }
             ProcessBuilder pb = java(spec.builtin(), 64, args);
             pb.redirectError(tmp.resolve("victim" + c + ".err").toFile());

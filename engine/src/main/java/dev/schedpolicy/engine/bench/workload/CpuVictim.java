@@ -32,6 +32,7 @@ public final class CpuVictim {
         }
         int workers = (int) args.getLong("workers", 1);
         long units = args.getLong("units", 1000);
+        long maxNs = args.getLong("max-ms", Long.MAX_VALUE / 2_000_000L) * 1_000_000L;
         if (!Protocol.readyAndWait()) {
             return;
         }
@@ -40,11 +41,19 @@ public final class CpuVictim {
         CountDownLatch done = new CountDownLatch(workers);
         CountDownLatch release = new CountDownLatch(1);
         long[] ends = new long[workers];
+        long[] doneUnits = new long[workers];
         List<Thread> threads = new ArrayList<>();
         for (int w = 0; w < workers; w++) {
             int id = w;
             Thread t = new Thread(() -> {
-                Kernel.spin(units);
+                // fixed work, but a starved victim stops at max-ms and reports the units it did: the rate stays exact
+                long u = 0;
+                while (u < units && System.nanoTime() - start < maxNs) {
+                    long step = Math.min(8, units - u);
+                    Kernel.spin(step);
+                    u += step;
+                }
+                doneUnits[id] = u;
                 ends[id] = System.nanoTime();
                 done.countDown();
                 try {
@@ -62,7 +71,8 @@ public final class CpuVictim {
         release.countDown();
         long[] d = SelfStat.delta(before, after);
         StringBuilder json = new StringBuilder("{\"workload\":\"cpu-victim\",\"workers\":").append(workers)
-                .append(",\"units\":").append(units * workers).append(",\"workNs\":").append(workNs)
+                .append(",\"units\":").append(java.util.Arrays.stream(doneUnits).sum())
+                .append(",\"stoppedEarly\":").append(java.util.Arrays.stream(doneUnits).anyMatch(x -> x < units)).append(",\"workNs\":").append(workNs)
                 .append(",\"cpuNs\":").append(d[0]).append(",\"runQueueNs\":").append(d[1])
                 .append(",\"timeslices\":").append(d[2]).append(",\"threads\":[");
         boolean first = true;
@@ -72,7 +82,7 @@ public final class CpuVictim {
             }
             int id = Integer.parseInt(th.name().substring("victim-w".length()));
             json.append(first ? "" : ",").append("{\"name\":").append(Protocol.str(th.name()))
-                    .append(",\"units\":").append(units).append(",\"wallNs\":").append(ends[id] - start)
+                    .append(",\"units\":").append(doneUnits[id]).append(",\"wallNs\":").append(ends[id] - start)
                     .append(",\"onCpuNs\":").append(th.onCpuNs()).append(",\"runQueueNs\":").append(th.runQueueNs())
                     .append(",\"timeslices\":").append(th.slices()).append('}');
             first = false;
