@@ -1,0 +1,269 @@
+package dev.schedpolicy.engine.cgroup;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The machine's cgroup layout as one process sees it, and the entry point for cpu groups. Everything is
+ * read from /proc/self/cgroup and /proc/self/mountinfo under a proc root, and mount points are taken under a
+ * filesystem root, so tests can run the same code against a fake tree.
+ */
+public final class CgroupSystem {
+    private final Path procRoot;
+    private final CgroupFiles files;
+    private final List<CgroupHierarchy> hierarchies;
+    private final CgroupMode mode;
+    private final Optional<CgroupHierarchy> cpu;
+    private final Optional<CgroupHierarchy> cpuacct;
+
+    private CgroupSystem(final Path procRoot, final CgroupFiles files, final List<CgroupHierarchy> hierarchies) {
+        this.procRoot = procRoot;
+        this.files = files;
+        this.hierarchies = List.copyOf(hierarchies);
+        this.mode = modeOf(hierarchies);
+        String self = files.read(procRoot.resolve("self").resolve("cgroup"));
+        this.cpu = findCpu(self);
+        this.cpuacct = cpu.filter(h -> h.version() == CgroupVersion.V1).flatMap(h -> v1Mount("cpuacct", self));
+    }
+
+    public static CgroupSystem detect() {
+        return detect(Path.of("/proc"), Path.of("/"));
+    }
+
+    /**
+     * @param procRoot where /proc is (a fake one in tests)
+     * @param fsRoot   prefix put before every mount point read from mountinfo ("/" for the real system)
+     */
+    public static CgroupSystem detect(final Path procRoot, final Path fsRoot) {
+        return detect(procRoot, fsRoot, new CgroupFiles());
+    }
+
+    static CgroupSystem detect(final Path procRoot, final Path fsRoot, final CgroupFiles files) {
+        String mountinfo = files.read(procRoot.resolve("self").resolve("mountinfo"));
+        return new CgroupSystem(procRoot, files, MountInfo.cgroupMounts(mountinfo, fsRoot));
+    }
+
+    private static CgroupMode modeOf(final List<CgroupHierarchy> mounts) {
+        boolean v1 = mounts.stream().anyMatch(h -> h.version() == CgroupVersion.V1
+                && h.controllers().stream().anyMatch(c -> !c.startsWith("name=")));
+        boolean v2 = mounts.stream().anyMatch(h -> h.version() == CgroupVersion.V2);
+        if (v1 && v2) {
+            return CgroupMode.HYBRID;
+        }
+        return v1 ? CgroupMode.V1 : v2 ? CgroupMode.V2 : CgroupMode.NONE;
+    }
+
+    /** A controller bound to a v1 hierarchy is not available in v2, so v1 wins when it has cpu. */
+    private Optional<CgroupHierarchy> findCpu(final String selfCgroup) {
+        Optional<CgroupHierarchy> v1 = v1Mount("cpu", selfCgroup);
+        if (v1.isPresent()) {
+            return v1;
+        }
+        return hierarchies.stream()
+                .filter(h -> h.version() == CgroupVersion.V2)
+                .filter(h -> files.exists(h.mountPoint().resolve("cgroup.controllers")))
+                .filter(h -> List.of(files.read(h.mountPoint().resolve("cgroup.controllers")).trim().split("\\s+"))
+                        .contains("cpu"))
+                .findFirst();
+    }
+
+    /** Of several mounts of one hierarchy (bind mounts), the one that shows our own cgroup. */
+    private Optional<CgroupHierarchy> v1Mount(final String controller, final String selfCgroup) {
+        List<CgroupHierarchy> candidates = hierarchies.stream()
+                .filter(h -> h.version() == CgroupVersion.V1 && h.controllers().contains(controller)).toList();
+        Optional<String> own = ProcCgroupFile.v1PathOf(selfCgroup, controller);
+        return candidates.stream()
+                .filter(h -> own.isPresent() && ("/".equals(h.mountRoot()) || own.get().startsWith(h.mountRoot())))
+                .findFirst()
+                .or(() -> candidates.stream().findFirst());
+    }
+
+    public CgroupMode mode() {
+        return mode;
+    }
+
+    public List<CgroupHierarchy> hierarchies() {
+        return hierarchies;
+    }
+
+    /** The hierarchy holding the cpu controller: a v1 cpu mount, or v2 when its root lists cpu. */
+    public Optional<CgroupHierarchy> cpuHierarchy() {
+        return cpu;
+    }
+
+    private CgroupHierarchy requireCpu() {
+        return cpu.orElseThrow(() -> new CgroupUnsupportedException("no cpu controller found: no cgroup v1"
+                + " hierarchy is mounted with the cpu option and no cgroup v2 mount lists cpu in cgroup.controllers"
+                + " (mode " + mode + "); cgroup CPU limits cannot be applied here"));
+    }
+
+    private CpuController controller() {
+        return requireCpu().version() == CgroupVersion.V1 ? new V1CpuController(files)
+                : new V2CpuController(files);
+    }
+
+    /** The cpu cgroup of a process as /proc/PID/cgroup shows it, e.g. "/" or "/schedpolicy-12-0". */
+    public String cpuCgroupOf(final long pid) {
+        return cpuCgroupIn(procRoot.resolve(Long.toString(pid)).resolve("cgroup"));
+    }
+
+    /** The cpu cgroup of a thread, from /proc/PID/task/TID/cgroup: on v1 threads can differ from their process. */
+    public String cpuCgroupOfThread(final long pid, final long tid) {
+        return cpuCgroupIn(procRoot.resolve(Long.toString(pid)).resolve("task").resolve(Long.toString(tid))
+                .resolve("cgroup"));
+    }
+
+    public String ownCpuCgroup() {
+        return cpuCgroupIn(procRoot.resolve("self").resolve("cgroup"));
+    }
+
+    /** The directory of our own cpu cgroup. */
+    public Path ownCpuCgroupDir() {
+        return requireCpu().dirOf(ownCpuCgroup());
+    }
+
+    private String cpuCgroupIn(final Path procCgroup) {
+        CgroupHierarchy hierarchy = requireCpu();
+        String content = files.read(procCgroup);
+        Optional<String> path = hierarchy.version() == CgroupVersion.V1
+                ? ProcCgroupFile.v1PathOf(content, "cpu") : ProcCgroupFile.v2Path(content);
+        return path.orElseThrow(() -> new CgroupException(procCgroup + " names no " + hierarchy.version()
+                + " cgroup for the cpu controller", procCgroup, null));
+    }
+
+    /**
+     * Tries for real whether cpu groups can be made under the parent: mkdir of a scratch child, a look for the
+     * cpu control files in it, rmdir. Changes nothing that stays.
+     */
+    public ParentCheck checkParent(final Path parent) {
+        CpuController controller = controller();
+        if (!files.exists(parent)) {
+            return ParentCheck.unusable(parent, parent + " does not exist: no such file or directory (ENOENT)");
+        }
+        Optional<String> problem = controller.parentProblem(parent);
+        if (problem.isPresent()) {
+            return ParentCheck.unusable(parent, problem.get());
+        }
+        Path scratch;
+        try {
+            scratch = GroupNames.mkdirUnique(files, parent);
+        } catch (CgroupException e) {
+            return ParentCheck.unusable(parent, e.getMessage());
+        }
+        boolean active = files.exists(scratch.resolve(controller.proofFile()));
+        try {
+            files.rmdir(scratch);
+        } catch (IOException e) {
+            return ParentCheck.unusable(parent, CgroupFiles.failure("remove scratch cgroup", scratch, e,
+                    "it was created but cannot be removed").getMessage());
+        }
+        if (active) {
+            return ParentCheck.usable(parent, "children get the cpu controller");
+        }
+        if (controller.version() == CgroupVersion.V2) {
+            return ParentCheck.usable(parent, "cpu will be enabled in " + parent.resolve("cgroup.subtree_control")
+                    + " when the first group is created");
+        }
+        return ParentCheck.unusable(parent, "a new child of " + parent + " has no " + controller.proofFile()
+                + ": the cpu controller is not active there");
+    }
+
+    /**
+     * Where groups go when the caller chose no parent: our own cpu cgroup when we may create children there,
+     * else the fallback (e.g. a parent configured by an administrator). An explicitly chosen parent should
+     * be passed to {@link #createChild} directly, which fails with words if it is unusable.
+     */
+    public Path defaultParent(final Optional<Path> fallback) {
+        List<String> tried = new ArrayList<>();
+        List<Path> candidates = new ArrayList<>();
+        candidates.add(ownCpuCgroupDir());
+        fallback.ifPresent(candidates::add);
+        for (Path candidate : candidates) {
+            ParentCheck check = checkParent(candidate);
+            if (check.usable()) {
+                return candidate;
+            }
+            tried.add(candidate + " (" + check.detail() + ")");
+        }
+        throw new CgroupException("no writable parent for cpu cgroups; tried " + String.join(" and ", tried)
+                + (fallback.isEmpty() ? "; no fallback parent is configured" : "")
+                + ". Fix: delegate a cgroup to the user running this (systemd: Delegate=yes; containers:"
+                + " --cgroup-parent with a writable cgroup mount) and configure it as the parent");
+    }
+
+    /** A fresh, empty child with the cpu controller active. */
+    public CpuCgroup createChild(final Path parent) {
+        CgroupHierarchy hierarchy = requireCpu();
+        CpuController controller = controller();
+        controller.prepareParent(parent);
+        Path dir = GroupNames.mkdirUnique(files, parent);
+        if (!files.exists(dir.resolve(controller.proofFile()))) {
+            removeQuietly(dir);
+            throw new CgroupException("created " + dir + " but it has no " + controller.proofFile()
+                    + ": the cpu controller is not active under " + parent, dir, null);
+        }
+        Optional<Path> companion = companionFor(hierarchy, parent, dir);
+        Optional<Path> accounting = hierarchy.version() == CgroupVersion.V2 ? Optional.empty()
+                : hierarchy.controllers().contains("cpuacct") ? Optional.of(dir) : companion;
+        return new CpuCgroup(controller, files, dir, hierarchy.cgroupPathOf(dir), companion, accounting);
+    }
+
+    /** A child with limits applied; removed again if they cannot be applied, so failures leave nothing. */
+    public CpuCgroup createChild(final Path parent, final CpuLimits limits) {
+        CpuCgroup group = createChild(parent);
+        try {
+            group.apply(limits);
+            return group;
+        } catch (RuntimeException e) {
+            try {
+                group.close();
+            } catch (CgroupException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /** Same name in a separate v1 cpuacct hierarchy, under the cgroup with the parent's path; see CpuCgroup. */
+    private Optional<Path> companionFor(final CgroupHierarchy hierarchy, final Path parent, final Path dir) {
+        if (hierarchy.version() != CgroupVersion.V1 || hierarchy.controllers().contains("cpuacct")
+                || cpuacct.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            Path companion = cpuacct.get().dirOf(hierarchy.cgroupPathOf(parent)).resolve(dir.getFileName());
+            files.mkdir(companion);
+            return Optional.of(companion);
+        } catch (IOException | CgroupException e) {
+            return Optional.empty();
+        }
+    }
+
+    private void removeQuietly(final Path dir) {
+        try {
+            files.rmdir(dir);
+        } catch (IOException e) {
+            // the sweeper removes it later: it is empty and named like ours
+        }
+    }
+
+    /**
+     * Removes empty schedpolicy-* groups of dead creators under the parent (and the cpuacct companions on
+     * v1); returns what was removed.
+     */
+    public List<Path> sweepStale(final Path parent) {
+        CgroupHierarchy hierarchy = requireCpu();
+        List<Path> removed = new ArrayList<>(StaleGroups.sweep(files, parent));
+        if (hierarchy.version() == CgroupVersion.V1 && !hierarchy.controllers().contains("cpuacct")
+                && cpuacct.isPresent()) {
+            Path companionParent = cpuacct.get().dirOf(hierarchy.cgroupPathOf(parent));
+            if (files.exists(companionParent)) {
+                removed.addAll(StaleGroups.sweep(files, companionParent));
+            }
+        }
+        return removed;
+    }
+}

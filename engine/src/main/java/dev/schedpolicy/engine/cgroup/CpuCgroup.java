@@ -1,0 +1,190 @@
+package dev.schedpolicy.engine.cgroup;
+
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A child cpu cgroup we created. Closing it removes it once empty; it never kills on close, because a
+ * process still running here may be work the caller wants to finish; {@link #killAll()} is explicit.
+ *
+ * <p>On v1 with cpuacct as a separate hierarchy (as on hosts mounting cpu and cpuacct apart) a companion
+ * group of the same name is kept there, since cpu.stat on v1 has no CPU time and the benchmark needs it
+ * per group, not per surviving process. Every placement goes into both. When that companion cannot be made
+ * (cpuacct not mounted, or its parent not writable) the limits still apply and {@link #usage()} reports
+ * the CPU time as absent rather than failing the launch over accounting.
+ */
+public final class CpuCgroup implements AutoCloseable {
+    static final Duration CLOSE_WAIT = Duration.ofSeconds(2);
+    static final Duration KILL_WAIT = Duration.ofSeconds(2);
+    private static final long POLL_MILLIS = 10;
+
+    private final CpuController controller;
+    private final CgroupFiles files;
+    private final Path dir;
+    private final String cgroupPath;
+    private final Optional<Path> companion;
+    private final Optional<Path> accounting;
+    private boolean closed;
+
+    CpuCgroup(final CpuController controller, final CgroupFiles files, final Path dir, final String cgroupPath,
+            final Optional<Path> companion, final Optional<Path> accounting) {
+        this.controller = controller;
+        this.files = files;
+        this.dir = dir;
+        this.cgroupPath = cgroupPath;
+        this.companion = companion;
+        this.accounting = accounting;
+    }
+
+    /** The directory in the cpu hierarchy. */
+    public Path path() {
+        return dir;
+    }
+
+    /** The path as /proc/PID/cgroup shows it for the cpu controller, for comparing after placement. */
+    public String cgroupPath() {
+        return cgroupPath;
+    }
+
+    public String name() {
+        return dir.getFileName().toString();
+    }
+
+    public CgroupVersion version() {
+        return controller.version();
+    }
+
+    public void apply(final CpuLimits limits) {
+        controller.apply(dir, limits);
+    }
+
+    /**
+     * What the kernel holds now. The weight on v1 is computed back from cpu.shares. An idle group reports no
+     * weight: the kernel replaces it by the idle weight (cpu.shares then reads 3) and restores it on leaving.
+     */
+    public CpuLimits readLimits() {
+        return controller.read(dir);
+    }
+
+    /** Moves a whole process (all its threads) here. Its later children are born here. */
+    public void placeProcess(final long pid) {
+        place("cgroup.procs", pid, "process");
+    }
+
+    /** Moves one thread (v1 only); processes it spawns afterwards start here too. */
+    public void placeThread(final long tid) {
+        controller.placeThread(dir, tid);
+        companion.ifPresent(acct -> files.write(acct.resolve("tasks"), Long.toString(tid)));
+    }
+
+    private void place(final String file, final long id, final String what) {
+        try {
+            files.write(dir.resolve(file), Long.toString(id));
+            companion.ifPresent(acct -> files.write(acct.resolve(file), Long.toString(id)));
+        } catch (CgroupException e) {
+            if (e.getCause() instanceof IOException io && ErrnoWords.is(io, "ESRCH")) {
+                throw new CgroupException(e.getMessage() + "; the " + what + " " + id + " has already exited",
+                        e.file().orElse(null), e.getCause());
+            }
+            throw e;
+        }
+    }
+
+    /** Processes in the group (on v1 also a process with only some threads here). */
+    public List<Long> pids() {
+        return files.readIds(dir.resolve("cgroup.procs"));
+    }
+
+    public CgroupUsage usage() {
+        return controller.usage(dir, accounting);
+    }
+
+    /** SIGKILLs everything in the group, again and again while forks race us, for up to 2 s. */
+    public void killAll() {
+        killAll(KILL_WAIT);
+    }
+
+    /**
+     * Our own JVM is never killed: it appears here on v1 while one of its threads sits in the group to spawn
+     * a child, and killing it would take the caller down.
+     */
+    public void killAll(final Duration bound) {
+        long self = ProcessHandle.current().pid();
+        long deadline = System.nanoTime() + bound.toNanos();
+        List<Long> others;
+        do {
+            others = new ArrayList<>(pids());
+            others.remove(self);
+            others.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+        } while (!others.isEmpty() && pause(deadline));
+        if (!others.isEmpty()) {
+            throw new CgroupException("cannot empty cgroup " + dir + ": processes " + others + " survived SIGKILL"
+                    + " for " + bound.toMillis() + " ms (uninterruptible sleep, or owned by another user)", dir,
+                    null);
+        }
+    }
+
+    /**
+     * Waits up to 2 s for the group to empty, then removes it. A group that stays busy is left in place
+     * (removing it is impossible) and reported with its pids; the sweeper takes it once it empties.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
+        removeWhenEmpty(dir, deadline);
+        if (companion.isPresent()) {
+            removeWhenEmpty(companion.get(), deadline);
+        }
+        closed = true;
+    }
+
+    private void removeWhenEmpty(final Path group, final long deadline) {
+        while (true) {
+            List<Long> left = files.exists(group) ? files.readIds(group.resolve("cgroup.procs")) : List.of();
+            if (left.isEmpty()) {
+                try {
+                    files.rmdir(group);
+                    return;
+                } catch (NoSuchFileException gone) {
+                    return;
+                } catch (IOException e) {
+                    // EBUSY right after the last task exits: the kernel unlinks it lazily; retry in the loop
+                    if (!pause(deadline)) {
+                        throw CgroupFiles.failure("remove cgroup", group, e, "");
+                    }
+                }
+            } else if (!pause(deadline)) {
+                throw new CgroupException("cgroup " + group + " still holds processes " + left + " after "
+                        + CLOSE_WAIT.toMillis() + " ms, so it was left in place; kill them (CpuCgroup.killAll)"
+                        + " and CgroupSystem.sweepStale removes it once empty", group, null);
+            }
+        }
+    }
+
+    /** Sleeps one poll interval; false when the deadline has passed. */
+    private static boolean pause(final long deadline) {
+        if (System.nanoTime() >= deadline) {
+            return false;
+        }
+        try {
+            Thread.sleep(POLL_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        return "CpuCgroup[" + dir + (accounting.isEmpty() ? ", no CPU time accounting" : "") + "]";
+    }
+}

@@ -1,0 +1,95 @@
+package dev.schedpolicy.engine.launch;
+
+import dev.schedpolicy.engine.policy.Policy;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+/**
+ * Launches started by someone else (Jenkins starts its processes inside remoting): the command is
+ * prefixed with a shim that reports its PID and parks; {@link Handshake#release()} applies the
+ * policy to that PID, verifies it from /proc and lets the shim exec the real command.
+ */
+public final class ParkAndRelease {
+    private static final AtomicLong SEQUENCE = new AtomicLong();
+    private static final Set<Path> SWEPT = ConcurrentHashMap.newKeySet();
+    static final String HANDSHAKE_PREFIX = "hs-";
+
+    private ParkAndRelease() {
+    }
+
+    /** Prepares one launch; the caller must prepend {@link Handshake#commandPrefix()} and then release or close. */
+    public static Handshake prepare(final Policy policy, final LaunchConfig config) {
+        config.limits().check(policy, Runtime.getRuntime().availableProcessors());
+        List<String> warnings = new ArrayList<>();
+        CpuGroupLease group = GroupLeases.create(config.groups(), policy, warnings);
+        try {
+            return prepare(policy, config, group, true, warnings);
+        } catch (RuntimeException e) {
+            if (group != null) {
+                group.close();
+            }
+            throw e;
+        }
+    }
+
+    static Handshake prepare(final Policy policy, final LaunchConfig config, final CpuGroupLease group) {
+        return prepare(policy, config, group, false, new ArrayList<>());
+    }
+
+    private static Handshake prepare(final Policy policy, final LaunchConfig config, final CpuGroupLease group,
+            final boolean ownsGroup, final List<String> warnings) {
+        long uid = config.kernel().geteuid();
+        Path shim = ShimInstaller.install(config.stateDir(), uid);
+        if (SWEPT.add(config.stateDir())) {
+            sweepStale(config.stateDir());
+        }
+        long self = ProcessHandle.current().pid();
+        Path dir = config.stateDir().resolve(HANDSHAKE_PREFIX + self + "-" + SEQUENCE.incrementAndGet());
+        if (dir.toString().contains("$")) {
+            throw new IllegalStateException("state directory " + config.stateDir()
+                    + " contains '$', which Jenkins would expand in the command line; choose another directory");
+        }
+        try {
+            Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            config.kernel().mkfifo(dir.resolve("pid").toString(), 0600);
+            config.kernel().mkfifo(dir.resolve("go").toString(), 0600);
+            return new Handshake(policy, config, group, ownsGroup, dir, List.of("/bin/sh", shim.toString(), dir.toString()), warnings);
+        } catch (IOException e) {
+            StateDirs.deleteTree(dir);
+            throw new UncheckedIOException("cannot create launch handshake " + dir + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            StateDirs.deleteTree(dir);
+            throw e;
+        }
+    }
+
+    /** Handshakes of JVMs that died mid-launch would otherwise stay forever; only dead owners' are removed. */
+    static void sweepStale(final Path stateDir) {
+        try (Stream<Path> entries = Files.list(stateDir)) {
+            for (Path p : entries.toList()) {
+                String name = p.getFileName().toString();
+                if (!name.startsWith(HANDSHAKE_PREFIX)) {
+                    continue;
+                }
+                String[] parts = name.substring(HANDSHAKE_PREFIX.length()).split("-");
+                if (parts.length == 2 && parts[0].matches("\\d+")
+                        && ProcessHandle.of(Long.parseLong(parts[0])).map(ProcessHandle::isAlive).orElse(false)) {
+                    continue;
+                }
+                StateDirs.deleteTree(p);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // sweeping is housekeeping: a failure here must not fail the launch
+        }
+    }
+}

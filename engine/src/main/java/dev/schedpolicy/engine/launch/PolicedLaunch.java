@@ -1,0 +1,52 @@
+package dev.schedpolicy.engine.launch;
+
+import dev.schedpolicy.engine.cgroup.CgroupUsage;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A process started under a policy, with what the kernel reported for it. Closing it removes the
+ * launch's cgroup, first killing anything still running inside it, so nothing is left behind.
+ */
+public class PolicedLaunch implements AutoCloseable {
+    private final long pid;
+    private final AppliedPolicy applied;
+    private final List<String> warnings;
+    private final CpuGroupLease group;
+
+    PolicedLaunch(final long pid, final AppliedPolicy applied, final List<String> warnings, final CpuGroupLease group) {
+        this.pid = pid;
+        this.applied = applied;
+        this.warnings = List.copyOf(warnings);
+        this.group = group;
+    }
+
+    public long pid() {
+        return pid;
+    }
+
+    public AppliedPolicy applied() {
+        return applied;
+    }
+
+    /** Parts of the policy skipped or not confirmed under on-unsupported=warn. */
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    public Optional<String> cgroupPath() {
+        return group == null ? Optional.empty() : Optional.of(group.path());
+    }
+
+    public Optional<CgroupUsage> cgroupUsage() {
+        return group == null ? Optional.empty() : group.usage();
+    }
+
+    @Override
+    public void close() {
+        if (group != null) {
+            group.close();
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package dev.schedpolicy.engine.launch;
+
+import dev.schedpolicy.engine.linux.Kernel;
+import dev.schedpolicy.engine.linux.SyscallException;
+import dev.schedpolicy.engine.policy.IoPriority;
+import dev.schedpolicy.engine.policy.Policy;
+import dev.schedpolicy.engine.policy.SchedClass;
+import dev.schedpolicy.engine.proc.ProcFs;
+import dev.schedpolicy.engine.proc.TaskStat;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/** Reads back from /proc and ioprio_get what the kernel applied, and compares it with what was asked. */
+public final class ReadBack {
+    private final Kernel kernel;
+    private final ProcFs proc;
+
+    public ReadBack(final Kernel kernel, final ProcFs proc) {
+        this.kernel = kernel;
+        this.proc = proc;
+    }
+
+    /**
+     * Reads task {@code tid} of process {@code pid} (tid empty: the process's main thread).
+     *
+     * @param expectedCgroup the cpu cgroup the task should be in, or null when no group was asked for
+     * @return empty when the task no longer exists
+     */
+    public Optional<AppliedPolicy> read(final long pid, final OptionalLong tid, final String readFrom, final Policy policy,
+            final String expectedCgroup) {
+        Optional<TaskStat> stat = tid.isPresent() ? proc.threadStat(pid, tid.getAsLong()) : proc.stat(pid);
+        if (stat.isEmpty() || stat.get().state() == 'Z' || stat.get().state() == 'X') {
+            return Optional.empty();
+        }
+        String io;
+        try {
+            io = IoPriority.fromKernel(kernel.getIoPriority((int) tid.orElse(pid))).toString();
+        } catch (SyscallException e) {
+            if (e.errno() == 3) {
+                return Optional.empty();
+            }
+            io = "unknown (" + e.getMessage() + ")";
+        }
+        List<String> cgroupLines = proc.cgroupLines(pid, tid);
+        Optional<String> allowed = proc.cpusAllowedList(pid, tid);
+        if (cgroupLines.isEmpty() || allowed.isEmpty() || exited(pid, tid)) {
+            // the task exited between reads: report it gone rather than half-read (an exiting task
+            // is moved to the root cgroup, so its cgroup line would be wrong, not just missing)
+            return Optional.empty();
+        }
+        String cgroup = cpuCgroup(cgroupLines);
+        String cpus = allowed.get();
+        TaskStat s = stat.get();
+        String schedClass = SchedClass.kernelName(s.policy());
+
+        List<String> mismatches = new ArrayList<>();
+        policy.schedClass().filter(c -> c.kernelValue() != s.policy())
+                .ifPresent(c -> mismatches.add("scheduling class is " + schedClass + ", not " + c.label()));
+        if (policy.nice().isPresent() && policy.nice().getAsInt() != s.nice()) {
+            mismatches.add("nice is " + s.nice() + ", not " + policy.nice().getAsInt());
+        }
+        String readIo = io;
+        policy.io().filter(p -> !p.toString().equals(readIo))
+                .ifPresent(p -> mismatches.add("I/O priority is " + readIo + ", not " + p));
+        policy.cpus().filter(c -> !c.toString().equals(cpus))
+                .ifPresent(c -> mismatches.add("allowed CPUs are " + cpus + ", not " + c));
+        if (expectedCgroup != null && !expectedCgroup.equals(cgroup)) {
+            mismatches.add("cpu cgroup is " + cgroup + ", not " + expectedCgroup);
+        }
+        return Optional.of(new AppliedPolicy(pid, readFrom, schedClass, s.nice(), io, cgroup, cpus, mismatches));
+    }
+
+    private boolean exited(final long pid, final OptionalLong tid) {
+        Optional<TaskStat> now = tid.isPresent() ? proc.threadStat(pid, tid.getAsLong()) : proc.stat(pid);
+        return now.isEmpty() || now.get().state() == 'Z' || now.get().state() == 'X';
+    }
+
+    /** The cpu controller's path: the v1 line listing "cpu", else the unified (v2) line. */
+    public static String cpuCgroup(final List<String> lines) {
+        String unified = "?";
+        for (String line : lines) {
+            String[] f = line.split(":", 3);
+            if (f.length < 3) {
+                continue;
+            }
+            if (Arrays.asList(f[1].split(",")).contains("cpu")) {
+                return f[2];
+            }
+            if (f[0].equals("0") && f[1].isEmpty()) {
+                unified = f[2];
+            }
+        }
+        return unified;
+    }
+}

@@ -1,0 +1,107 @@
+package dev.schedpolicy.engine.proc;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.stream.Stream;
+
+/** Reads /proc under a configurable root, so tests can point it at a tree in a temp dir. */
+public final class ProcFs {
+    private static final ProcFs SYSTEM = new ProcFs(Path.of("/proc"));
+
+    private final Path root;
+
+    public ProcFs(final Path root) {
+        this.root = root;
+    }
+
+    public static ProcFs system() {
+        return SYSTEM;
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    /** Empty when the process is gone (it exited and was reaped). */
+    public Optional<TaskStat> stat(final long pid) {
+        return read(root.resolve(pid + "/stat")).map(TaskStat::parse);
+    }
+
+    public Optional<TaskStat> threadStat(final long pid, final long tid) {
+        return read(root.resolve(pid + "/task/" + tid + "/stat")).map(TaskStat::parse);
+    }
+
+    /** The thread IDs of a process; empty when it is gone. */
+    public List<Long> threads(final long pid) {
+        try (Stream<Path> tasks = Files.list(root.resolve(pid + "/task"))) {
+            return tasks.map(p -> p.getFileName().toString()).filter(s -> s.matches("\\d+")).map(Long::valueOf).toList();
+        } catch (NoSuchFileException e) {
+            return List.of();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list threads of " + pid, e);
+        }
+    }
+
+    /** schedstat summed over all threads of the process, because each thread has its own. */
+    public SchedStat schedStat(final long pid) {
+        SchedStat sum = SchedStat.ZERO;
+        for (long tid : threads(pid)) {
+            Optional<String> text = read(root.resolve(pid + "/task/" + tid + "/schedstat"));
+            if (text.isPresent()) {
+                sum = sum.plus(SchedStat.parse(text.get()));
+            }
+        }
+        return sum;
+    }
+
+    /** Cpus_allowed_list from /proc/PID/status (or a thread's, when tid is given). */
+    public Optional<String> cpusAllowedList(final long pid, final OptionalLong tid) {
+        Path status = tid.isPresent() ? root.resolve(pid + "/task/" + tid.getAsLong() + "/status") : root.resolve(pid + "/status");
+        return read(status).flatMap(text -> text.lines().filter(l -> l.startsWith("Cpus_allowed_list:"))
+                .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst());
+    }
+
+    /** Lines of /proc/PID/cgroup (or a thread's): "ID:controllers:path". */
+    public List<String> cgroupLines(final long pid, final OptionalLong tid) {
+        Path file = tid.isPresent() ? root.resolve(pid + "/task/" + tid.getAsLong() + "/cgroup") : root.resolve(pid + "/cgroup");
+        return read(file).map(t -> t.lines().toList()).orElse(List.of());
+    }
+
+    /** PSI cpu "some", or empty when the kernel has no PSI (CONFIG_PSI off or psi=0). */
+    public Optional<Pressure> cpuPressure() {
+        try {
+            return read(root.resolve("pressure/cpu")).map(Pressure::parseSome);
+        } catch (UncheckedIOException e) {
+            // psi=0 at boot makes the file exist but fail reads with EOPNOTSUPP
+            return Optional.empty();
+        }
+    }
+
+    public boolean autogroupEnabled() {
+        return read(root.resolve("sys/kernel/sched_autogroup_enabled")).map(s -> s.trim().equals("1")).orElse(false);
+    }
+
+    /** /proc/PID/autogroup, e.g. "/autogroup-42 nice 0"; empty when autogroup is off or the process is gone. */
+    public Optional<String> autogroup(final long pid) {
+        return read(root.resolve(pid + "/autogroup")).map(String::trim);
+    }
+
+    public Optional<String> read(final Path file) {
+        try {
+            return Optional.of(Files.readString(file));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            if (e.getMessage() != null && e.getMessage().contains("No such process")) {
+                return Optional.empty();
+            }
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+}

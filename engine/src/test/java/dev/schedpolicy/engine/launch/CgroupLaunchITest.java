@@ -1,0 +1,65 @@
+package dev.schedpolicy.engine.launch;
+
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.policy.Policy;
+import dev.schedpolicy.engine.proc.ProcFs;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Real cgroup v1 on this machine: a launch under a quota lands in its own group, which is gone afterwards. */
+@EnabledOnOs(OS.LINUX)
+class CgroupLaunchITest {
+    @TempDir
+    Path state;
+
+    @Test
+    void shouldStartChildInsideAQuotaGroupAndRemoveTheGroupAfterwards() throws Exception {
+        LaunchConfig config = LaunchConfig.defaults().withStateDir(state);
+        String groupPath;
+        Path groupDir;
+        ProcessBuilder pb = new ProcessBuilder("sh", "-c", "cat /proc/self/cgroup; i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done");
+        try (PolicedProcess p = new PolicyThreadLauncher(config).start(pb, Policy.parse("quota25+batch"))) {
+            String out = new String(p.process().getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            assertThat(p.process().waitFor()).isZero();
+            groupPath = p.cgroupPath().orElseThrow();
+            assertThat(groupPath).contains("schedpolicy-");
+            assertThat(out).contains(":cpu:" + groupPath);
+            assertThat(p.applied().cpuCgroup()).isEqualTo(groupPath);
+            assertThat(p.cgroupUsage().orElseThrow().nrPeriods()).isPositive();
+            groupDir = CgroupSystem.detect().cpuHierarchy().orElseThrow().dirOf(groupPath);
+            assertThat(groupDir).isDirectory();
+        }
+        assertThat(Files.exists(groupDir)).isFalse();
+    }
+
+    @Test
+    void shouldPlaceParkedChildInItsGroupBeforeRelease() throws Exception {
+        LaunchConfig config = LaunchConfig.defaults().withStateDir(state);
+        Process p;
+        String groupPath;
+        try (Handshake h = ParkAndRelease.prepare(Policy.parse("cpu-idle+nice5"), config)) {
+            List<String> argv = new ArrayList<>(h.commandPrefix());
+            argv.addAll(List.of("cat", "/proc/self/cgroup"));
+            p = new ProcessBuilder(argv).start();
+            try (PolicedLaunch launch = h.release(Duration.ofSeconds(10))) {
+                groupPath = launch.cgroupPath().orElseThrow();
+                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+                assertThat(p.waitFor()).isZero();
+                assertThat(out).contains(":cpu:" + groupPath);
+                assertThat(launch.applied().nice()).isEqualTo(5);
+            }
+        }
+        assertThat(ProcFs.system().read(Path.of("/sys/fs/cgroup/cpu" + groupPath + "/tasks"))).isEmpty();
+    }
+}

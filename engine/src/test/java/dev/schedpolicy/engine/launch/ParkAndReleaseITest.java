@@ -1,0 +1,112 @@
+package dev.schedpolicy.engine.launch;
+
+import dev.schedpolicy.engine.policy.Policy;
+import dev.schedpolicy.engine.proc.TaskStat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+@EnabledOnOs(OS.LINUX)
+class ParkAndReleaseITest {
+    @TempDir
+    Path state;
+
+    private LaunchConfig config() {
+        return LaunchConfig.defaults().withStateDir(state);
+    }
+
+    private static Process startPrefixed(final Handshake h, final String... command) throws Exception {
+        List<String> argv = new ArrayList<>(h.commandPrefix());
+        argv.addAll(List.of(command));
+        return new ProcessBuilder(argv).start();
+    }
+
+    @Test
+    void shouldRunTheCommandOnlyAfterReleaseUnderThePolicy() throws Exception {
+        Process p;
+        PolicedLaunch launch;
+        try (Handshake h = ParkAndRelease.prepare(Policy.parse("batch+nice19+io-be7"), config())) {
+            assertThat(String.join(" ", h.commandPrefix())).doesNotContain("$");
+            p = startPrefixed(h, "cat", "/proc/self/stat");
+            launch = h.release(Duration.ofSeconds(10));
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+        assertThat(p.waitFor()).isZero();
+        TaskStat stat = TaskStat.parse(out.trim());
+        assertThat(stat.pid()).isEqualTo(launch.pid());
+        assertThat(stat.policy()).isEqualTo(3);
+        assertThat(stat.nice()).isEqualTo(19);
+        assertThat(launch.applied().readFrom()).isEqualTo("parked child");
+        assertThat(launch.applied().io()).isEqualTo("be:7");
+        assertThat(handshakeDirs()).isEmpty();
+    }
+
+    @Test
+    void shouldNeverRunTheCommandWhenAborted() throws Exception {
+        Process p;
+        try (Handshake h = ParkAndRelease.prepare(Policy.parse("idle"), config())) {
+            p = startPrefixed(h, "sh", "-c", "echo ran");
+            h.abort("test says no");
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).isEqualTo(125);
+        assertThat(out).isEmpty();
+        // the shim either heard the reason or, starting after the abort, found the handshake gone
+        assertThat(err).containsAnyOf("test says no", "handshake is gone").contains("not running the command");
+    }
+
+    @Test
+    void shouldTimeOutWhenNothingWasLaunched() {
+        Handshake h = ParkAndRelease.prepare(Policy.parse("batch"), config());
+        assertThatThrownBy(() -> h.release(Duration.ofMillis(200))).isInstanceOf(PolicyApplyException.class)
+                .hasMessageContaining("did not reach the policy shim within 200 ms");
+        assertThat(handshakeDirs()).isEmpty();
+    }
+
+    @Test
+    void shouldPassExitStatusAndMissingCommandThrough() throws Exception {
+        Process p;
+        try (Handshake h = ParkAndRelease.prepare(Policy.parse("batch"), config())) {
+            p = startPrefixed(h, "/no/such/binary");
+            h.release(Duration.ofSeconds(10));
+        }
+        assertThat(p.waitFor()).isEqualTo(127);
+        try (Handshake h = ParkAndRelease.prepare(Policy.parse("batch"), config())) {
+            p = startPrefixed(h, "sh", "-c", "exit 3");
+            h.release(Duration.ofSeconds(10));
+        }
+        assertThat(p.waitFor()).isEqualTo(3);
+    }
+
+    @Test
+    void shouldExitWhenTheEngineGoesAwayWithoutAnswering() throws Exception {
+        Handshake h = ParkAndRelease.prepare(Policy.parse("batch"), config());
+        Process p = startPrefixed(h, "sh", "-c", "echo ran");
+        // simulates the engine dying: its FIFO handles close without an answer
+        h.close();
+        assertThat(p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isEqualTo(125);
+        assertThat(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    private List<Path> handshakeDirs() {
+        try (Stream<Path> s = Files.list(state)) {
+            return s.filter(x -> x.getFileName().toString().startsWith("hs-")).toList();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
