@@ -6,7 +6,7 @@ final class Starters {
     }
 
     static ProcessStarter defaultStarter() {
-        return new PlainStarter();
+        return EngineStarter.defaults();
     }
 
     static String javaCommand() {
