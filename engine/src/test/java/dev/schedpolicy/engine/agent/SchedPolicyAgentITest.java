@@ -1,0 +1,67 @@
+package dev.schedpolicy.engine.agent;
+
+import dev.schedpolicy.engine.launch.LaunchConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@EnabledOnOs(OS.LINUX)
+class SchedPolicyAgentITest {
+    @TempDir
+    Path state;
+
+    @BeforeEach
+    void setUp() {
+        SchedPolicyAgent.useRegistry(new HandshakeRegistry(LaunchConfig.defaults().withStateDir(state), Path.of("/proc"),
+                Duration.ofHours(1)));
+    }
+
+    @AfterEach
+    void tearDown() {
+        SchedPolicyAgent.useRegistry(null);
+    }
+
+    @Test
+    void shouldMergeAgentDefaultEnclosingAndRequestedAndProbeForReal() {
+        BlockStart start = SchedPolicyAgent.startBlock("b1", "batch+nice10", "io-be7", "nice19", AgentLimits.DEFAULT);
+        assertThat(start.failure()).isEmpty();
+        assertThat(start.effective()).isEqualTo("batch+nice19+io-be7");
+        assertThat(start.requested()).isEqualTo("nice19");
+        assertThat(SchedPolicyAgent.registry().pendingCount()).isZero();
+        assertThat(SchedPolicyAgent.registry().liveCount()).isZero();
+    }
+
+    @Test
+    void shouldFailABlockAboveTheLimitsWithWordsSayingWhatIsAllowed() {
+        BlockStart start = SchedPolicyAgent.startBlock("b2", null, null, "nice-5", AgentLimits.DEFAULT);
+        assertThat(start.failure()).hasValueSatisfying(f -> assertThat(f)
+                .contains("policy 'nice-5' is not allowed here").contains("0..19"));
+    }
+
+    @Test
+    void shouldNotProbeTheDefaultPolicy() {
+        BlockStart start = SchedPolicyAgent.startBlock("b3", "", "", "default", AgentLimits.DEFAULT);
+        assertThat(start.failure()).isEmpty();
+        assertThat(start.warnings()).isEmpty();
+        assertThat(start.effective()).isEqualTo("default");
+    }
+
+    @Test
+    void shouldReleaseThroughTheFacadeAsTheRemotingCallsDo() throws Exception {
+        PreparedLaunch prepared = SchedPolicyAgent.prepare("idle", "b4", AgentLimits.DEFAULT, Duration.ofSeconds(30));
+        Process p = new ProcessBuilder(prepared.prefix(java.util.List.of("true"))).start();
+        LaunchRecord record = SchedPolicyAgent.release(prepared.id(), Duration.ofSeconds(10));
+        assertThat(p.waitFor()).isZero();
+        assertThat(record.schedClass()).isEqualTo("idle");
+        assertThat(record.verified()).isTrue();
+        assertThat(SchedPolicyAgent.finishBlock("b4").groups()).isZero();
+    }
+}
