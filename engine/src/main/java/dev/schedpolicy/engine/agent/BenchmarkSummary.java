@@ -166,6 +166,11 @@ public final class BenchmarkSummary implements Serializable {
         return String.format(Locale.ROOT, Double.isFinite(ci) && ci > 0 ? "%.1f ± %.1f" : "%.1f", m, ci);
     }
 
+    /** Load axis label for pages: "1", "0.5". */
+    public String loadText(final double load) {
+        return loadLabel(load);
+    }
+
     /** Load axis label: "1", "0.5". */
     public static String loadLabel(final double load) {
         return load == Math.rint(load) ? Long.toString((long) load) : Double.toString(load);
