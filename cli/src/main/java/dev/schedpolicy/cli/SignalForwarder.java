@@ -1,0 +1,53 @@
+package dev.schedpolicy.cli;
+
+import dev.schedpolicy.engine.linux.Kernel;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Forwards SIGINT, SIGTERM and SIGHUP sent to schedpolicy to the command instead of letting the JVM
+ * exit under it. A terminal's Ctrl-C already reaches the command (same foreground process group), so
+ * SIGINT is forwarded only when schedpolicy is not in a terminal's foreground group, as sudo does.
+ */
+final class SignalForwarder implements AutoCloseable {
+    private static final Map<String, Integer> SIGNALS = Map.of("INT", 2, "TERM", 15, "HUP", 1);
+    private final Map<Signal, SignalHandler> previous = new HashMap<>();
+
+    private SignalForwarder() {
+    }
+
+    static SignalForwarder install(final long childPid, final Kernel kernel) {
+        SignalForwarder f = new SignalForwarder();
+        boolean terminalForeground = inTerminalForeground();
+        SIGNALS.forEach((name, number) -> {
+            Signal signal = new Signal(name);
+            f.previous.put(signal, Signal.handle(signal, s -> {
+                if (!(number == 2 && terminalForeground)) {
+                    kernel.kill((int) childPid, number);
+                }
+            }));
+        });
+        return f;
+    }
+
+    /** /proc/self/stat field 8 (tpgid) equals field 5 (pgrp) when we are a terminal's foreground job. */
+    private static boolean inTerminalForeground() {
+        try {
+            String line = Files.readString(Path.of("/proc/self/stat"));
+            String[] f = line.substring(line.lastIndexOf(')') + 2).split(" ");
+            return f[5 - 3].equals(f[8 - 3]);
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void close() {
+        previous.forEach(Signal::handle);
+    }
+}
