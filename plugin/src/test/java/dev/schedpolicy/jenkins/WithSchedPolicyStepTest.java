@@ -70,7 +70,7 @@ class WithSchedPolicyStepTest {
     @Test
     void shouldApplyThePolicyOnAnAgentThroughRemoting() throws Exception {
         DumbSlave agent = j.createOnlineSlave(Label.get("remote"));
-        WorkflowRun b = run("node('remote') { withSchedPolicy(policy: 'idle', io: 'idle') { sh '" + KernelView.PRINT + "' } }",
+        WorkflowRun b = run("node('remote') { withSchedPolicy(policy: 'idle') { sh '" + KernelView.PRINT + "' } }",
                 Result.SUCCESS);
         assertThat(KernelView.all(b).get(0).policy).isEqualTo(KernelView.IDLE);
         assertThat(b.getAction(SchedPolicyAction.class).getBlocks().get(0).node()).isEqualTo(agent.getNodeName());

@@ -5,6 +5,8 @@ import dev.schedpolicy.engine.launch.PolicyApplyException;
 import dev.schedpolicy.engine.policy.InvalidPolicyException;
 import dev.schedpolicy.engine.policy.OnUnsupported;
 import dev.schedpolicy.engine.policy.Policy;
+import dev.schedpolicy.engine.probe.Probe;
+import dev.schedpolicy.engine.probe.ProbeReport;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -12,7 +14,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * What the Jenkins plugin calls on an agent (through remoting callables, one static method per call),
@@ -25,7 +29,12 @@ public final class SchedPolicyAgent {
     private static final Duration REAP_INTERVAL = Duration.ofSeconds(15);
     private static final Duration TRIAL_TIMEOUT = Duration.ofSeconds(10);
 
+    private static final long PROBE_CACHE_NANOS = TimeUnit.SECONDS.toNanos(60);
+
     private static HandshakeRegistry registry;
+    private static Supplier<ProbeReport> probe = () -> Probe.system(Optional.empty()).run();
+    private static ProbeReport cachedProbe;
+    private static long cachedAt;
 
     private SchedPolicyAgent() {
     }
@@ -46,10 +55,28 @@ public final class SchedPolicyAgent {
         registry = value;
     }
 
+    /** Replaces the probe (tests); the cached report is dropped. */
+    public static synchronized void useProbe(final Supplier<ProbeReport> value) {
+        probe = value;
+        cachedProbe = null;
+    }
+
+    /** The engine's probe of this machine, run at most once a minute per JVM (it starts scratch processes). */
+    static synchronized ProbeReport probeReport() {
+        long now = System.nanoTime();
+        if (cachedProbe == null || now - cachedAt > PROBE_CACHE_NANOS) {
+            cachedProbe = probe.get();
+            cachedAt = now;
+        }
+        return cachedProbe;
+    }
+
     /**
      * Starts a block: merges the agent default, the enclosing blocks' policy and this block's request
-     * (inner wins per field), checks the administrator's limits, and probes by running a trivial command
-     * through park-and-release under the merged policy, so what fails here would fail every launch.
+     * (inner wins per field), checks the administrator's limits, asks the engine's probe which parts
+     * of the policy this machine cannot apply (and adds its task-group scope warnings), then runs a
+     * trivial command through park-and-release under the merged policy, so what fails here would fail
+     * every launch.
      *
      * @param blockKey  unique key the block's launches and {@link #finishBlock} use
      * @param agentDefault the node's or global default policy, compact, may be blank
@@ -70,7 +97,16 @@ public final class SchedPolicyAgent {
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
             trialFailure = "scheduling policies need Linux; this agent runs " + System.getProperty("os.name");
         } else if (!effective.isDefault()) {
-            trialFailure = trialLaunch(effective, limits, blockKey, findings);
+            ProbeReport report = probeReport();
+            List<String> problems = report.problemsFor(effective);
+            if (!problems.isEmpty()) {
+                trialFailure = String.join("; ", problems);
+            } else {
+                trialFailure = trialLaunch(effective, limits, blockKey, findings);
+            }
+            if (perTaskOnly(effective)) {
+                findings.addAll(report.scope().warnings());
+            }
         }
         String compact = effective.toCompact();
         if (trialFailure != null) {
@@ -82,6 +118,11 @@ public final class SchedPolicyAgent {
             findings.add(0, "policy '" + compact + "' cannot be fully applied on this agent: " + trialFailure);
         }
         return new BlockStart(blockKey, requested, compact, findings, null);
+    }
+
+    /** Nice, batch and idle act only within the task group; cgroup controls reach further. */
+    private static boolean perTaskOnly(final Policy policy) {
+        return !policy.needsCgroup() && (policy.schedClass().isPresent() || policy.nice().isPresent());
     }
 
     private static String trialLaunch(final Policy policy, final AgentLimits limits, final String blockKey,

@@ -27,6 +27,27 @@ class SchedPolicyAgentITest {
     @AfterEach
     void tearDown() {
         SchedPolicyAgent.useRegistry(null);
+        SchedPolicyAgent.useProbe(() -> dev.schedpolicy.engine.probe.Probe.system(java.util.Optional.empty()).run());
+    }
+
+    @Test
+    void shouldFailWithTheProbesWordsOrWarnUnderWarn() {
+        SchedPolicyAgent.useProbe(() -> {
+            dev.schedpolicy.engine.probe.ProbeReport real = dev.schedpolicy.engine.probe.Probe.system(java.util.Optional.empty()).run();
+            java.util.List<dev.schedpolicy.engine.probe.Capability> caps = real.capabilities().stream()
+                    .map(c -> c.name().equals("idle") ? new dev.schedpolicy.engine.probe.Capability(c.name(), false, "EPERM (test)") : c)
+                    .toList();
+            return new dev.schedpolicy.engine.probe.ProbeReport(real.schemaVersion(), real.kernel(), real.cpus(), real.euid(), caps,
+                    real.cgroupMode(), real.cpuController(), real.cgroupParent(), real.cgroupParentUsable(), real.ioSchedulers(),
+                    real.autogroup(), real.scope());
+        });
+        BlockStart failed = SchedPolicyAgent.startBlock("b5", null, null, "idle", AgentLimits.DEFAULT);
+        assertThat(failed.failure()).hasValueSatisfying(f -> assertThat(f)
+                .contains("cannot be applied on this agent: scheduling class idle cannot be applied here: EPERM (test)")
+                .contains("onUnsupported: 'warn'"));
+        BlockStart warned = SchedPolicyAgent.startBlock("b6", null, null, "idle+warn", AgentLimits.DEFAULT);
+        assertThat(warned.failure()).isEmpty();
+        assertThat(warned.warnings().get(0)).contains("cannot be fully applied").contains("EPERM (test)");
     }
 
     @Test
