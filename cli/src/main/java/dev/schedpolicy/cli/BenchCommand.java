@@ -40,8 +40,12 @@ public final class BenchCommand implements Callable<Integer> {
             defaultValue = "seed-cpu-looper")
     private String scenario;
 
-    @Option(names = "--quick", description = "The scenario's quick preset (seed-cpu-looper: 6 policies x 3 loads x 3 repetitions, under 3 minutes on 2 CPUs).")
+    @Option(names = "--quick", description = "The scenario's quick preset (seed-cpu-looper: 6 policies x 3 loads x 3 repetitions, under 3 minutes on 2 CPUs)."
+            + " The default unless --full, --policies, --loads or --repetitions is given.")
     private boolean quick;
+
+    @Option(names = "--full", description = "The scenario's full matrix instead of the quick preset.")
+    private boolean full;
 
     @Option(names = "--policies", split = ",", paramLabel = "LIST", description = "Policies (rows), e.g. default,nice19,idle,quota50,cpu-idle.")
     private List<String> policies;
@@ -109,7 +113,13 @@ public final class BenchCommand implements Callable<Integer> {
             err.flush();
             return 2;
         }
-        BenchOptions.Builder b = BenchOptions.builder(sc).quick(quick).outDir(out).policies(policies).loads(loads)
+        if (quick && full) {
+            err.println("schedpolicy bench: --quick and --full exclude each other; give one of them");
+            err.flush();
+            return 2;
+        }
+        boolean useQuick = quick || !full && policies == null && loads == null && repetitions == null;
+        BenchOptions.Builder b = BenchOptions.builder(sc).quick(useQuick).outDir(out).policies(policies).loads(loads)
                 .victimCommand(victim).backgroundCommand(background);
         if (repetitions != null) {
             b.repetitions(repetitions);

@@ -11,9 +11,9 @@ import java.io.PrintWriter;
 @Command(name = "schedpolicy", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Run patient work (builds) under lowered Linux CPU and I/O priority beside time-critical work "
                 + "(tests), and measure how much it still interferes.",
-        subcommands = {RunCommand.class, ProbeCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {RunCommand.class, ProbeCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:success (run: the command's own status)", "2:usage error",
+        exitCodeList = {"0:success (run: the command's own status)", "2:usage error", "3:bench: stopped early, partial results saved",
                 "125:the policy could not be applied; the command did not run",
                 "126:command not executable", "127:command not found", "128+N:the command died from signal N"})
 public final class Main implements Runnable {
