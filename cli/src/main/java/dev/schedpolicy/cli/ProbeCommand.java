@@ -50,6 +50,7 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         if (checked != null) {
             PrintWriter where = json ? spec.commandLine().getErr() : out;
+            report.advisoriesFor(checked).forEach(a -> where.println("Note: " + a));
             if (problems.isEmpty()) {
                 where.println("Policy '" + checked.toCompact() + "' can be applied here.");
             } else {

@@ -104,6 +104,7 @@ public final class SchedPolicyAgent {
             } else {
                 trialFailure = trialLaunch(effective, limits, blockKey, findings);
             }
+            findings.addAll(report.advisoriesFor(effective));
             if (perTaskOnly(effective)) {
                 findings.addAll(report.scope().warnings());
             }

@@ -77,7 +77,7 @@ public final class Probe {
             caps.add(attempt("idle", "SCHED_IDLE", () -> kernel.setSchedAttr(pid, new SchedAttr(5, 0, 19, 0, 0)),
                     s -> s.policy() == 5, pid));
         } finally {
-            child.destroyForcibly();
+            reap(child);
         }
         return caps;
     }
@@ -145,7 +145,16 @@ public final class Probe {
         } catch (CgroupException e) {
             return new Capability(name, false, e.getMessage());
         } finally {
-            child.destroyForcibly();
+            reap(child);
+        }
+    }
+
+    /** Kills and waits, so the probe never leaves a scratch process behind, not even for a moment. */
+    private static void reap(final Process child) {
+        try {
+            child.destroyForcibly().waitFor(5, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

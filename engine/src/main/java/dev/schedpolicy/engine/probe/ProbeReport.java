@@ -37,13 +37,7 @@ public record ProbeReport(int schemaVersion, String kernel, int cpus, int euid, 
         List<String> problems = new ArrayList<>();
         policy.schedClass().ifPresent(c -> require(problems, c.label(), "scheduling class " + c.label()));
         policy.nice().ifPresent(n -> require(problems, "nice", "nice " + n));
-        policy.io().ifPresent(io -> {
-            require(problems, io.toString().equals("idle") ? "io-idle" : "io-be", "I/O priority " + io);
-            if (ioSchedulers.values().stream().noneMatch(s -> s.equals("bfq") || s.equals("mq-deadline"))) {
-                problems.add("I/O priority " + io + " is accepted but has no effect: no disk here uses bfq or mq-deadline ("
-                        + ioSchedulers + ")");
-            }
-        });
+        policy.io().ifPresent(io -> require(problems, io.toString().equals("idle") ? "io-idle" : "io-be", "I/O priority " + io));
         policy.cpus().ifPresent(cpus -> {
             require(problems, "affinity", "CPU affinity " + cpus);
             if (cpus.highest() >= this.cpus) {
@@ -56,6 +50,22 @@ public record ProbeReport(int schemaVersion, String kernel, int cpus, int euid, 
             require(problems, "cpu-idle", "cgroup cpu-idle");
         }
         return problems;
+    }
+
+    /**
+     * Parts of {@code policy} the kernel accepts here but that will not have the intended effect; worth a
+     * warning, never a failure, because the same policy does work on the agent's next disk or kernel.
+     */
+    public List<String> advisoriesFor(final Policy policy) {
+        List<String> advisories = new ArrayList<>();
+        policy.io().ifPresent(io -> {
+            if (!ioSchedulers.isEmpty()
+                    && ioSchedulers.values().stream().noneMatch(s -> s.equals("bfq") || s.equals("mq-deadline"))) {
+                advisories.add("I/O priority " + io + " is applied but has no effect here: ioprio is honoured by the bfq and"
+                        + " mq-deadline I/O schedulers only, and the disks use " + ioSchedulers);
+            }
+        });
+        return advisories;
     }
 
     private void require(final List<String> problems, final String capability, final String what) {
