@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class CgroupGroupProvider implements CpuGroupProvider {
     private final CgroupSystem system;
     private final Optional<Path> parent;
-    private final AtomicBoolean swept = new AtomicBoolean();
+    private volatile Path resolvedParent;
 
     /**
      * @param system the detected cgroup layout
@@ -47,9 +47,12 @@ public final class CgroupGroupProvider implements CpuGroupProvider {
     @Override
     public CpuGroupLease create(final Policy policy) {
         try {
-            Path where = parent.isPresent() ? parent.get() : system.defaultParent(Optional.empty());
-            if (swept.compareAndSet(false, true)) {
+            Path where = resolvedParent;
+            if (where == null) {
+                // resolving tries a scratch mkdir/rmdir; once per provider keeps it off every launch
+                where = parent.isPresent() ? parent.get() : system.defaultParent(Optional.empty());
                 system.sweepStale(where);
+                resolvedParent = where;
             }
             CpuLimits limits = new CpuLimits(policy.cpuQuotaPercent(), policy.cpuWeight(), policy.cpuIdle());
             return new Lease(system.createChild(where, limits));

@@ -229,8 +229,13 @@ public final class PolicyThreadLauncher {
     /** The child inherited the thread's attributes at fork; read it too while it lives, as the stronger proof. */
     private AppliedPolicy confirmOnChild(final SpawnResult spawned, final Policy policy, final CpuGroupLease group,
             final List<String> warnings) {
-        var onChild = readBack.read(spawned.process.pid(), OptionalLong.empty(), "child", policy,
-                group == null ? null : group.path());
+        String expectedGroup = group == null ? null : group.path();
+        var onChild = readBack.read(spawned.process.pid(), OptionalLong.empty(), "child", policy, expectedGroup);
+        if (onChild.isPresent() && !onChild.get().matches()) {
+            // a task in do_exit leaves its cgroup before it turns zombie: look again before calling it a mismatch
+            sleepBriefly();
+            onChild = readBack.read(spawned.process.pid(), OptionalLong.empty(), "child", policy, expectedGroup);
+        }
         if (onChild.isEmpty()) {
             AppliedPolicy t = spawned.onThread;
             return new AppliedPolicy(spawned.process.pid(), "launching thread (the child exited before read-back)",
@@ -243,6 +248,14 @@ public final class PolicyThreadLauncher {
             throw e;
         }
         return onChild.get();
+    }
+
+    private static void sleepBriefly() {
+        try {
+            Thread.sleep(5);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
 }

@@ -33,7 +33,7 @@ public final class ReadBack {
     public Optional<AppliedPolicy> read(final long pid, final OptionalLong tid, final String readFrom, final Policy policy,
             final String expectedCgroup) {
         Optional<TaskStat> stat = tid.isPresent() ? proc.threadStat(pid, tid.getAsLong()) : proc.stat(pid);
-        if (stat.isEmpty()) {
+        if (stat.isEmpty() || stat.get().state() == 'Z' || stat.get().state() == 'X') {
             return Optional.empty();
         }
         String io;
@@ -47,8 +47,9 @@ public final class ReadBack {
         }
         List<String> cgroupLines = proc.cgroupLines(pid, tid);
         Optional<String> allowed = proc.cpusAllowedList(pid, tid);
-        if (cgroupLines.isEmpty() || allowed.isEmpty()) {
-            // the task exited between reads: report it gone rather than half-read
+        if (cgroupLines.isEmpty() || allowed.isEmpty() || exited(pid, tid)) {
+            // the task exited between reads: report it gone rather than half-read (an exiting task
+            // is moved to the root cgroup, so its cgroup line would be wrong, not just missing)
             return Optional.empty();
         }
         // An exiting task reads as cgroup "/" on v1 (proc_cgroup_show), which would be reported as a wrong cgroup.
@@ -79,8 +80,13 @@ public final class ReadBack {
         return Optional.of(new AppliedPolicy(pid, readFrom, schedClass, s.nice(), io, cgroup, cpus, mismatches));
     }
 
+    private boolean exited(final long pid, final OptionalLong tid) {
+        Optional<TaskStat> now = tid.isPresent() ? proc.threadStat(pid, tid.getAsLong()) : proc.stat(pid);
+        return now.isEmpty() || now.get().state() == 'Z' || now.get().state() == 'X';
+    }
+
     /** The cpu controller's path: the v1 line listing "cpu", else the unified (v2) line. */
-    static String cpuCgroup(final List<String> lines) {
+    public static String cpuCgroup(final List<String> lines) {
         String unified = "?";
         for (String line : lines) {
             String[] f = line.split(":", 3);

@@ -4,6 +4,7 @@ import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.policy.Policy;
 import dev.schedpolicy.engine.proc.ProcFs;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Real cgroup v1 on this machine: a launch under a quota lands in its own group, which is gone afterwards. */
 @EnabledOnOs(OS.LINUX)
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class CgroupLaunchITest {
     @TempDir
     Path state;

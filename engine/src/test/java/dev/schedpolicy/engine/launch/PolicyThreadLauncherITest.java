@@ -5,6 +5,7 @@ import dev.schedpolicy.engine.policy.Policy;
 import dev.schedpolicy.engine.proc.ProcFs;
 import dev.schedpolicy.engine.proc.TaskStat;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @EnabledOnOs(OS.LINUX)
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PolicyThreadLauncherITest {
     @TempDir
     Path state;

@@ -1,0 +1,77 @@
+package dev.schedpolicy.cli;
+
+import dev.schedpolicy.engine.launch.PolicyApplyException;
+import dev.schedpolicy.engine.policy.InvalidPolicyException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+
+/** The {@code schedpolicy} command. */
+@Command(name = "schedpolicy", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Run patient work (builds) under lowered Linux CPU and I/O priority beside time-critical work "
+                + "(tests), and measure how much it still interferes.",
+        subcommands = {RunCommand.class, ProbeCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success (run: the command's own status)", "2:usage error", "3:bench: stopped early, partial results saved",
+                "125:the policy could not be applied; the command did not run",
+                "126:command not executable", "127:command not found", "128+N:the command died from signal N"})
+public final class Main implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(final String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The configured command line; tests call {@code execute} on it. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setExecutionExceptionHandler(Main::handleExecutionException);
+        cl.setParameterExceptionHandler(Main::handleParameterException);
+        return cl;
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is needed: run, probe or bench (see --help)");
+    }
+
+    /** One clear line instead of a stack trace: a user error is not a crash. */
+    private static int handleExecutionException(final Exception e, final CommandLine cl, final CommandLine.ParseResult parsed) {
+        PrintWriter err = cl.getErr();
+        if (e instanceof InvalidPolicyException) {
+            err.println("schedpolicy: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        if (e instanceof PolicyApplyException) {
+            err.println("schedpolicy: policy not applied: " + e.getMessage());
+            return ExitCodes.POLICY_NOT_APPLIED;
+        }
+        if (e instanceof UsageException) {
+            err.println("schedpolicy: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        err.println("schedpolicy: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+        if (System.getenv("SCHEDPOLICY_DEBUG") != null) {
+            e.printStackTrace(err);
+        }
+        return ExitCodes.SOFTWARE;
+    }
+
+    private static int handleParameterException(final CommandLine.ParameterException e, final String[] args) {
+        PrintWriter err = e.getCommandLine().getErr();
+        err.println("schedpolicy: " + e.getMessage());
+        err.println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help' for more information.");
+        return ExitCodes.USAGE;
+    }
+
+    /** The version from the jar manifest when packaged, else "development". */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"schedpolicy " + (v == null ? "development" : v)};
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package dev.schedpolicy.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.schedpolicy.engine.policy.Policy;
+import dev.schedpolicy.engine.probe.Capability;
+import dev.schedpolicy.engine.probe.Probe;
+import dev.schedpolicy.engine.probe.ProbeReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/** {@code schedpolicy probe}: what this user can apply here, tried for real. */
+@Command(name = "probe", mixinStandardHelpOptions = true,
+        description = {"Try each policy part on a scratch process and report what this user can apply here,",
+                "the cgroup layout, the disks' I/O schedulers, autogroup, and which processes per-task",
+                "policies would actually protect against."})
+public final class ProbeCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--json", description = "print the report as JSON")
+    boolean json;
+
+    @Option(names = "--policy", paramLabel = "POLICY",
+            description = "also check this policy; exit 125 when part of it cannot be applied here")
+    String policy;
+
+    @Option(names = "--cgroup-parent", paramLabel = "DIR", description = "cgroup directory to try instead of this process's own")
+    Path cgroupParent;
+
+    @Override
+    public Integer call() throws IOException {
+        Policy checked = policy == null ? null : Policy.parse(policy);
+        ProbeReport report = Probe.system(Optional.ofNullable(cgroupParent)).run();
+        PrintWriter out = spec.commandLine().getOut();
+        List<String> problems = checked == null ? List.of() : report.problemsFor(checked);
+        if (json) {
+            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report));
+        } else {
+            printTable(report, out);
+        }
+        if (checked != null) {
+            PrintWriter where = json ? spec.commandLine().getErr() : out;
+            report.advisoriesFor(checked).forEach(a -> where.println("Note: " + a));
+            if (problems.isEmpty()) {
+                where.println("Policy '" + checked.toCompact() + "' can be applied here.");
+            } else {
+                where.println("Policy '" + checked.toCompact() + "' cannot be fully applied here:");
+                problems.forEach(p -> where.println("  - " + p));
+            }
+        }
+        out.flush();
+        return problems.isEmpty() ? ExitCodes.OK : ExitCodes.POLICY_NOT_APPLIED;
+    }
+
+    private static void printTable(final ProbeReport r, final PrintWriter out) {
+        out.printf("Kernel %s, %d CPUs, uid %d%n%n", r.kernel(), r.cpus(), r.euid());
+        out.printf("%-10s %-4s %s%n", "PART", "OK", "DETAIL");
+        for (Capability c : r.capabilities()) {
+            out.printf("%-10s %-4s %s%n", c.name(), c.usable() ? "yes" : "NO", c.detail());
+        }
+        out.println();
+        out.printf("cgroups:        %s; cpu controller: %s%n", r.cgroupMode(), r.cpuController());
+        out.printf("cgroup parent:  %s (%s)%n", r.cgroupParent(), r.cgroupParentUsable() ? "writable" : "not usable");
+        out.printf("I/O schedulers: %s (ioprio is honoured by bfq and mq-deadline only)%n", r.ioSchedulers());
+        out.printf("autogroup:      %s%n", r.autogroup() ? "on" : "off");
+        out.printf("task group:     %s: %d other processes share it, %d are elsewhere%n", r.scope().taskGroup(),
+                r.scope().sameGroupProcesses(), r.scope().otherProcesses());
+        if (!r.scope().sameGroupSample().isEmpty()) {
+            out.printf("                e.g. %s%n", String.join(", ", r.scope().sameGroupSample()));
+        }
+        for (String w : r.scope().warnings()) {
+            out.println();
+            out.println("WARNING: " + w);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.schedpolicy.cli;
+
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every bad input gets one clear line that says what is allowed, and a documented exit code. */
+class BadInputCatalogTest {
+    @TempDir
+    static Path tmp;
+
+    static Stream<Arguments> catalog() {
+        int tooMuch = Runtime.getRuntime().availableProcessors() * 100 + 1;
+        return Stream.of(
+                Arguments.of(new String[] {"run", "--policy", "turbo", "--", "true"}, 2, "unknown policy token 'turbo'", "normal|batch|idle"),
+                Arguments.of(new String[] {"run", "--nice", "20", "--", "true"}, 2, "nice must be 0..19", "not 20"),
+                Arguments.of(new String[] {"run", "--nice", "-1", "--", "true"}, 2, "nice -1 is not allowed here", "0..19"),
+                Arguments.of(new String[] {"run", "--policy", "nice-5", "--", "true"}, 2, "nice -5 is not allowed", "negative nice raises"),
+                Arguments.of(new String[] {"run", "--policy", "fifo:50", "--", "true"}, 2, "raises priority", "normal, batch, idle"),
+                Arguments.of(new String[] {"run", "--policy", "deadline", "--", "true"}, 2, "SCHED_DEADLINE is not supported", "tokens joined by '+'"),
+                Arguments.of(new String[] {"run", "--cpu-quota", "0", "--", "true"}, 2, "CPU quota must be a positive percent", "50 for half a CPU"),
+                Arguments.of(new String[] {"run", "--cpu-quota", String.valueOf(tooMuch), "--", "true"}, 2, "above the allowed maximum", "1.." + (tooMuch - 1)),
+                Arguments.of(new String[] {"run", "--cpu-weight", "0", "--", "true"}, 2, "CPU weight must be 1..10000", "not 0"),
+                Arguments.of(new String[] {"run", "--cpu-weight", "10001", "--", "true"}, 2, "CPU weight must be 1..10000", "100 is the default"),
+                Arguments.of(new String[] {"run", "--io", "be:9", "--", "true"}, 2, "I/O priority must be 'idle' or 'be:N'", "0..7"),
+                Arguments.of(new String[] {"run", "--io", "be:0", "--", "true"}, 2, "raises priority above the default be:4", "be:4..be:7"),
+                Arguments.of(new String[] {"run", "--io", "rt:0", "--", "true"}, 2, "raises priority", "idle or be:4..be:7"),
+                Arguments.of(new String[] {"run", "--cpus", "1-0", "--", "true"}, 2, "CPU range '1-0'", "low-high"),
+                Arguments.of(new String[] {"run", "--cpus", "a", "--", "true"}, 2, "CPU list 'a' is not valid", "taskset -c"),
+                Arguments.of(new String[] {"run", "--on-unsupported", "maybe", "--", "true"}, 2, "on-unsupported must be 'fail' or 'warn'", "maybe"),
+                Arguments.of(new String[] {"run", "--cpu-idle", "--cpu-weight", "50", "--", "true"}, 2, "cannot be combined", "use one of them"),
+                Arguments.of(new String[] {"run", "--policy", "batch"}, 2, "Missing required parameter: 'COMMAND'", "--help"),
+                Arguments.of(new String[] {"run", "--policy", "batch", "--"}, 2, "Missing required parameter: 'COMMAND'", "--help"),
+                Arguments.of(new String[] {"run", "--nice", "x", "--", "true"}, 2, "Invalid value for option '--nice'", "--help"),
+                Arguments.of(new String[] {"run", "--bogus", "--", "true"}, 2, "Unknown option: '--bogus'", "--help"),
+                Arguments.of(new String[] {"run", "--", "/no/such/command"}, 127, "command not found: /no/such/command", "schedpolicy:"),
+                Arguments.of(new String[] {"run", "--", tmp.toString()}, 126, "command not executable", "permission denied"),
+                Arguments.of(new String[] {"run", "--cpu-quota", "50", "--cgroup-parent", "/proc/sys", "--", "true"}, 125,
+                        "policy not applied", "/proc/sys"),
+                Arguments.of(new String[] {"frobnicate"}, 2, "Unmatched argument", "--help"),
+                Arguments.of(new String[] {}, 2, "a subcommand is needed", "run, probe"));
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @MethodSource("catalog")
+    void shouldExplainBadInput(final String[] args, final int exitCode, final String message, final String hint) {
+        StringWriter err = new StringWriter();
+        var cl = Main.commandLine();
+        cl.setErr(new PrintWriter(err, true));
+        cl.setOut(new PrintWriter(new StringWriter(), true));
+        int code = cl.execute(args);
+        assertThat(err.toString()).contains(message).contains(hint);
+        assertThat(err.toString().lines().filter(l -> l.startsWith("\tat ")).count()).as("no stack trace").isZero();
+        assertThat(code).isEqualTo(exitCode);
+    }
+}

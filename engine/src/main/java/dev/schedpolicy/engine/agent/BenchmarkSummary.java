@@ -1,0 +1,208 @@
+package dev.schedpolicy.engine.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
+import java.io.Serial;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+
+/**
+ * The parts of a benchmark report.json (schema version 1) that the Jenkins build page, detail page,
+ * trend chart and gate show, read from the JSON tree so the reader keeps working when fields are
+ * added. Built on the controller from the stored JSON; never crosses remoting.
+ */
+public final class BenchmarkSummary implements Serializable {
+    @Serial
+    private static final long serialVersionUID = 1L;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    public static final int SUPPORTED_SCHEMA = 1;
+
+    private final String scenario;
+    private final String title;
+    private final boolean partial;
+    private final String partialReason;
+    private final int cpus;
+    private final double durationSeconds;
+    private final ArrayList<String> policies;
+    private final ArrayList<Double> loads;
+    /** [policy][load] mean kept %, NaN when the cell is missing. */
+    private final double[][] kept;
+    private final double[][] keptCi;
+    private final double[][] backgroundFree;
+    private final ArrayList<String> warnings;
+
+    private BenchmarkSummary(final JsonNode root) {
+        int schema = root.path("schemaVersion").asInt(-1);
+        if (schema != SUPPORTED_SCHEMA) {
+            throw new IllegalArgumentException("benchmark report schema version " + schema + " is not supported; this reader knows "
+                    + SUPPORTED_SCHEMA);
+        }
+        scenario = root.path("scenario").path("name").asText("");
+        title = root.path("scenario").path("title").asText("");
+        partial = root.path("partial").asBoolean(false);
+        partialReason = root.path("partialReason").asText(null);
+        cpus = root.path("machine").path("cpus").asInt(0);
+        durationSeconds = root.path("run").path("durationSeconds").asDouble(0);
+        policies = new ArrayList<>();
+        root.path("policies").forEach(p -> policies.add(p.asText()));
+        loads = new ArrayList<>();
+        root.path("loads").forEach(l -> loads.add(l.asDouble()));
+        kept = grid();
+        keptCi = grid();
+        backgroundFree = grid();
+        for (JsonNode cell : root.path("cells")) {
+            int p = policies.indexOf(cell.path("policy").asText());
+            int l = loads.indexOf(cell.path("load").asDouble());
+            if (p < 0 || l < 0) {
+                continue;
+            }
+            kept[p][l] = number(cell.path("keptPct").path("mean"));
+            keptCi[p][l] = number(cell.path("keptPct").path("ciHalfWidth"));
+            backgroundFree[p][l] = number(cell.path("backgroundFreeCpuPct").path("mean"));
+        }
+        warnings = new ArrayList<>();
+        root.path("warnings").forEach(w -> warnings.add(w.asText()));
+    }
+
+    private double[][] grid() {
+        double[][] g = new double[policies.size()][loads.size()];
+        for (double[] row : g) {
+            java.util.Arrays.fill(row, Double.NaN);
+        }
+        return g;
+    }
+
+    private static double number(final JsonNode n) {
+        return n.isNumber() ? n.asDouble() : Double.NaN;
+    }
+
+    /** @throws IllegalArgumentException when the text is not a report this reader understands */
+    public static BenchmarkSummary fromJson(final String json) {
+        try {
+            return new BenchmarkSummary(JSON.readTree(json));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("the benchmark result is not valid JSON: " + e.getMessage(), e);
+        }
+    }
+
+    public String scenario() {
+        return scenario;
+    }
+
+    public String title() {
+        return title;
+    }
+
+    public boolean partial() {
+        return partial;
+    }
+
+    public String partialReason() {
+        return partialReason;
+    }
+
+    public int cpus() {
+        return cpus;
+    }
+
+    public double durationSeconds() {
+        return durationSeconds;
+    }
+
+    public List<String> policies() {
+        return List.copyOf(policies);
+    }
+
+    public List<Double> loads() {
+        return List.copyOf(loads);
+    }
+
+    public List<String> warnings() {
+        return List.copyOf(warnings);
+    }
+
+    /** Mean kept % of the victim for a cell; NaN when absent. */
+    public double kept(final String policy, final double load) {
+        return cell(kept, policy, load);
+    }
+
+    public double keptCi(final String policy, final double load) {
+        return cell(keptCi, policy, load);
+    }
+
+    public double backgroundFree(final String policy, final double load) {
+        return cell(backgroundFree, policy, load);
+    }
+
+    private double cell(final double[][] grid, final String policy, final double load) {
+        int p = policies.indexOf(policy);
+        int l = loads.indexOf(load);
+        return p < 0 || l < 0 ? Double.NaN : grid[p][l];
+    }
+
+    /** The lowest mean kept % of a policy over all loads (its worst case); empty when it has no cell. */
+    public OptionalDouble worstKept(final String policy) {
+        int p = policies.indexOf(policy);
+        if (p < 0) {
+            return OptionalDouble.empty();
+        }
+        return java.util.Arrays.stream(kept[p]).filter(Double::isFinite).min();
+    }
+
+    /** "93.1 ± 1.2" or "–" for a missing cell. */
+    public String keptText(final String policy, final double load) {
+        double m = kept(policy, load);
+        if (!Double.isFinite(m)) {
+            return "–";
+        }
+        double ci = keptCi(policy, load);
+        return String.format(Locale.ROOT, Double.isFinite(ci) && ci > 0 ? "%.1f ± %.1f" : "%.1f", m, ci);
+    }
+
+    /** Load axis label for pages: "1", "0.5". */
+    public String loadText(final double load) {
+        return loadLabel(load);
+    }
+
+    /** Load axis label: "1", "0.5". */
+    public static String loadLabel(final double load) {
+        return load == Math.rint(load) ? Long.toString((long) load) : Double.toString(load);
+    }
+
+    /**
+     * Data for the charts, as JSON: {@code {"loads":["1","2"],"series":[{"policy":"idle","kept":[95.0,92.1],
+     * "backgroundFree":[88.0,90.0]}]}}; missing cells are null.
+     */
+    public String chartData() {
+        ObjectNode root = JSON.createObjectNode();
+        ArrayNode l = root.putArray("loads");
+        loads.forEach(x -> l.add(loadLabel(x)));
+        ArrayNode series = root.putArray("series");
+        for (int p = 0; p < policies.size(); p++) {
+            ObjectNode s = series.addObject();
+            s.put("policy", policies.get(p));
+            ArrayNode k = s.putArray("kept");
+            ArrayNode b = s.putArray("backgroundFree");
+            for (int i = 0; i < loads.size(); i++) {
+                addOrNull(k, kept[p][i]);
+                addOrNull(b, backgroundFree[p][i]);
+            }
+        }
+        return root.toString();
+    }
+
+    private static void addOrNull(final ArrayNode a, final double v) {
+        if (Double.isFinite(v)) {
+            a.add(Math.round(v * 10) / 10.0);
+        } else {
+            a.addNull();
+        }
+    }
+}

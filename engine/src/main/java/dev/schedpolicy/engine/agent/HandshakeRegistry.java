@@ -1,0 +1,208 @@
+package dev.schedpolicy.engine.agent;
+
+import dev.schedpolicy.engine.launch.Handshake;
+import dev.schedpolicy.engine.launch.LaunchConfig;
+import dev.schedpolicy.engine.launch.ParkAndRelease;
+import dev.schedpolicy.engine.launch.PolicedLaunch;
+import dev.schedpolicy.engine.policy.Policy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Parked launches between the two remoting calls that make one Jenkins launch (prepare, then release
+ * after Jenkins started the prefixed command), and released launches whose cgroups must outlive the
+ * launch call. One instance per agent JVM (see {@link SchedPolicyAgent}); keyed by the handshake id.
+ *
+ * <p>A prepared launch that is neither released nor aborted within {@code pendingTimeout} (the
+ * controller died, or the launch failed before it could abort) is aborted here: the shim, if it ever
+ * started, exits 125 without running the command, and the handshake files are removed. Released
+ * launches with a cgroup stay until their block finishes, or, for launches outside any block, until
+ * the reaper finds their group empty.
+ */
+public final class HandshakeRegistry implements AutoCloseable {
+    private static final int MAX_FINISHED_BLOCKS = 1000;
+
+    private final LaunchConfig config;
+    private final GroupOccupancy occupancy;
+    private final ScheduledExecutorService timer;
+    private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+    private final Map<String, List<Live>> live = new ConcurrentHashMap<>();
+    private final Map<String, UsageRecord> reaped = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(final Map.Entry<String, UsageRecord> eldest) {
+            return size() > MAX_FINISHED_BLOCKS;
+        }
+    };
+
+    private record Pending(Handshake handshake, String blockKey, String policy, ScheduledFuture<?> expiry) {
+    }
+
+    private record Live(String id, PolicedLaunch launch) {
+    }
+
+    /**
+     * @param config       launch configuration (kernel, state directory, cgroups, handshake timeout)
+     * @param procRoot     /proc, to find empty cgroups
+     * @param reapInterval how often released launches outside blocks are checked for an empty cgroup
+     */
+    public HandshakeRegistry(final LaunchConfig config, final Path procRoot, final Duration reapInterval) {
+        this.config = config;
+        this.occupancy = new GroupOccupancy(procRoot);
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "schedpolicy-registry");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.scheduleWithFixedDelay(this::reapEmptyGroups, reapInterval.toMillis(), reapInterval.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    public LaunchConfig config() {
+        return config;
+    }
+
+    /**
+     * Parks one launch. The caller must start {@link PreparedLaunch#prefix(List)} and then call
+     * {@link #release} or {@link #abort} with its id.
+     *
+     * @param pendingTimeout after this, an unreleased launch is aborted and forgotten
+     */
+    public PreparedLaunch prepare(final Policy policy, final AgentLimits limits, final String blockKey,
+            final Duration pendingTimeout) {
+        Handshake h = ParkAndRelease.prepare(policy, config.withLimits(limits.toPolicyLimits()));
+        String id = h.id();
+        ScheduledFuture<?> expiry = timer.schedule(
+                () -> abort(id, "not released within " + pendingTimeout.toMillis() + " ms of being prepared"),
+                pendingTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        pending.put(id, new Pending(h, blockKey, policy.toCompact(), expiry));
+        return new PreparedLaunch(id, h.commandPrefix());
+    }
+
+    /**
+     * Waits for the parked command's PID, applies and verifies the policy, and lets the command run.
+     *
+     * @throws IllegalStateException when no such launch is pending (timed out, aborted, or another JVM)
+     * @throws dev.schedpolicy.engine.launch.PolicyApplyException when the policy could not be applied
+     *         under on-unsupported=fail, or the command never reached the shim
+     */
+    public LaunchRecord release(final String id, final Duration timeout) {
+        Pending p = pending.remove(id);
+        if (p == null) {
+            throw new IllegalStateException("no parked launch '" + id + "' in this JVM: it was aborted, timed out before"
+                    + " release, or was prepared by another agent process");
+        }
+        p.expiry().cancel(false);
+        PolicedLaunch launch = p.handshake().release(timeout);
+        LaunchRecord record = LaunchRecord.of(id, p.policy(), launch);
+        if (launch.cgroupPath().isPresent()) {
+            live.computeIfAbsent(p.blockKey(), k -> new CopyOnWriteArrayList<>()).add(new Live(id, launch));
+        } else {
+            launch.close();
+        }
+        return record;
+    }
+
+    /** Tells a parked shim to exit 125 without running its command; no-op for unknown ids. */
+    public void abort(final String id, final String reason) {
+        Pending p = pending.remove(id);
+        if (p != null) {
+            p.expiry().cancel(false);
+            p.handshake().abort(reason);
+        }
+    }
+
+    /**
+     * Ends a block: aborts its unreleased launches, reads its cgroups' usage, then removes them (killing
+     * what is left inside, like Jenkins' own process-tree killer at the end of a step).
+     */
+    public UsageRecord finishBlock(final String blockKey) {
+        for (Map.Entry<String, Pending> e : List.copyOf(pending.entrySet())) {
+            if (e.getValue().blockKey().equals(blockKey)) {
+                abort(e.getKey(), "the block ended before the launch was released");
+            }
+        }
+        UsageRecord total;
+        synchronized (reaped) {
+            total = reaped.getOrDefault(blockKey, UsageRecord.NONE);
+            reaped.remove(blockKey);
+        }
+        List<Live> launches = live.remove(blockKey);
+        if (launches != null) {
+            for (Live l : launches) {
+                total = total.plus(closeAndMeasure(l.launch()));
+            }
+        }
+        return total;
+    }
+
+    /** Parked launches not yet released or aborted. */
+    public int pendingCount() {
+        return pending.size();
+    }
+
+    /** Released launches whose cgroup is still held. */
+    public int liveCount() {
+        return live.values().stream().mapToInt(List::size).sum();
+    }
+
+    /** Removes the cgroups of released launches that nothing runs in any more; their usage is kept per block. */
+    public void reapEmptyGroups() {
+        for (Map.Entry<String, List<Live>> e : live.entrySet()) {
+            List<Live> done = new ArrayList<>();
+            for (Live l : e.getValue()) {
+                String path = l.launch().cgroupPath().orElse(null);
+                if (path != null && !occupancy.occupied(path)) {
+                    done.add(l);
+                }
+            }
+            if (done.isEmpty()) {
+                continue;
+            }
+            e.getValue().removeAll(done);
+            UsageRecord sum = UsageRecord.NONE;
+            for (Live l : done) {
+                sum = sum.plus(closeAndMeasure(l.launch()));
+            }
+            synchronized (reaped) {
+                reaped.merge(e.getKey(), sum, UsageRecord::plus);
+            }
+        }
+        live.values().removeIf(List::isEmpty);
+    }
+
+    private static UsageRecord closeAndMeasure(final PolicedLaunch launch) {
+        try {
+            return launch.cgroupUsage().map(UsageRecord::of).orElse(new UsageRecord(1, 0, 0, 0, 0));
+        } finally {
+            launch.close();
+        }
+    }
+
+    /** Aborts every pending launch and removes every held cgroup; the registry stays usable. */
+    public void clear() {
+        for (String id : List.copyOf(pending.keySet())) {
+            abort(id, "the agent facade was cleared");
+        }
+        for (Iterator<String> it = live.keySet().iterator(); it.hasNext();) {
+            finishBlock(it.next());
+        }
+    }
+
+    @Override
+    public void close() {
+        clear();
+        timer.shutdownNow();
+    }
+}

@@ -1,0 +1,111 @@
+package dev.schedpolicy.engine.agent;
+
+import dev.schedpolicy.engine.launch.AppliedPolicy;
+import dev.schedpolicy.engine.launch.PolicedLaunch;
+
+import java.io.Serial;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+
+/** One launch of a block: what was asked and what the kernel reported for the process afterwards. */
+public final class LaunchRecord implements Serializable {
+    @Serial
+    private static final long serialVersionUID = 1L;
+
+    private final String id;
+    private final String policy;
+    private final long pid;
+    private final String readFrom;
+    private final String schedClass;
+    private final int nice;
+    private final String io;
+    private final String cpuCgroup;
+    private final String cpus;
+    private final ArrayList<String> mismatches;
+    private final ArrayList<String> warnings;
+
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    public LaunchRecord(final String id, final String policy, final long pid, final String readFrom, final String schedClass,
+            final int nice, final String io, final String cpuCgroup, final String cpus, final List<String> mismatches,
+            final List<String> warnings) {
+        this.id = id;
+        this.policy = policy;
+        this.pid = pid;
+        this.readFrom = readFrom;
+        this.schedClass = schedClass;
+        this.nice = nice;
+        this.io = io;
+        this.cpuCgroup = cpuCgroup;
+        this.cpus = cpus;
+        this.mismatches = new ArrayList<>(mismatches);
+        this.warnings = new ArrayList<>(warnings);
+    }
+
+    static LaunchRecord of(final String id, final String policy, final PolicedLaunch launch) {
+        AppliedPolicy a = launch.applied();
+        return new LaunchRecord(id, policy, a.pid(), a.readFrom(), a.schedClass(), a.nice(), a.io(), a.cpuCgroup(),
+                a.cpus(), a.mismatches(), launch.warnings());
+    }
+
+    public String id() {
+        return id;
+    }
+
+    /** The compact policy the launch was policed with (all layers merged). */
+    public String policy() {
+        return policy;
+    }
+
+    public long pid() {
+        return pid;
+    }
+
+    public String readFrom() {
+        return readFrom;
+    }
+
+    public String schedClass() {
+        return schedClass;
+    }
+
+    public int nice() {
+        return nice;
+    }
+
+    public String io() {
+        return io;
+    }
+
+    public String cpuCgroup() {
+        return cpuCgroup;
+    }
+
+    public String cpus() {
+        return cpus;
+    }
+
+    public List<String> mismatches() {
+        return List.copyOf(mismatches);
+    }
+
+    public List<String> warnings() {
+        return List.copyOf(warnings);
+    }
+
+    /** Whether the kernel reported every requested value. */
+    public boolean verified() {
+        return mismatches.isEmpty();
+    }
+
+    /** One line for the console: "pid 4242 verified: class idle, nice 0, io idle, cpu cgroup /, cpus 0-1". */
+    public String describe() {
+        return "pid " + pid + (verified() ? " verified" : " NOT verified (" + String.join("; ", mismatches) + ")")
+                + ": class " + schedClass + ", nice " + nice + ", io " + io + ", cpu cgroup " + cpuCgroup + ", cpus " + cpus;
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+}

@@ -1,0 +1,74 @@
+package dev.schedpolicy.engine.agent;
+
+import dev.schedpolicy.engine.policy.InvalidPolicyException;
+import dev.schedpolicy.engine.policy.IoPriority;
+import dev.schedpolicy.engine.policy.OnUnsupported;
+import dev.schedpolicy.engine.policy.Policy;
+
+/**
+ * Turns the separate fields of a Jenkins step, wrapper or form (any of them may be unset) into one
+ * policy, and merges the layers that apply to one launch. Blank strings count as unset, because
+ * Jenkins forms submit empty fields as "".
+ */
+public final class PolicyForms {
+    private PolicyForms() {
+    }
+
+    /**
+     * The policy {@code policy} (compact form, may be blank) with every other non-blank field overriding it.
+     *
+     * @throws InvalidPolicyException naming the field and what is allowed
+     */
+    public static Policy fromFields(final String policy, final Integer nice, final String io, final Integer cpuQuota,
+            final Integer cpuWeight, final Boolean cpuIdle, final String cpus, final String onUnsupported) {
+        Policy base = parseOrDefault(policy);
+        Policy.Builder fields = Policy.builder().nice(nice).cpuQuotaPercent(cpuQuota).cpuWeight(cpuWeight).cpuIdle(cpuIdle);
+        if (!blank(io)) {
+            fields.io(IoPriority.parse(io.trim()));
+        }
+        if (!blank(cpus)) {
+            fields.cpus(cpus.trim());
+        }
+        if (!blank(onUnsupported)) {
+            fields.onUnsupported(OnUnsupported.parse(onUnsupported));
+        }
+        return base.overriddenBy(fields.build());
+    }
+
+    /** The compact form of {@link #fromFields}; validates like it. */
+    public static String compact(final String policy, final Integer nice, final String io, final Integer cpuQuota,
+            final Integer cpuWeight, final Boolean cpuIdle, final String cpus, final String onUnsupported) {
+        return fromFields(policy, nice, io, cpuQuota, cpuWeight, cpuIdle, cpus, onUnsupported).toCompact();
+    }
+
+    /** A compact policy, or the default (no change) when blank. */
+    public static Policy parseOrDefault(final String compact) {
+        return blank(compact) ? Policy.DEFAULT : Policy.parse(compact.trim());
+    }
+
+    /**
+     * The policy one launch runs under: the agent's default, then each enclosing block from the outside
+     * in, the innermost winning per field. Blank or null layers are skipped.
+     */
+    public static Policy merge(final String... layersOutermostFirst) {
+        Policy result = Policy.DEFAULT;
+        for (String layer : layersOutermostFirst) {
+            if (!blank(layer)) {
+                result = result.overriddenBy(Policy.parse(layer.trim()));
+            }
+        }
+        return result;
+    }
+
+    /** Validates a compact policy and returns its canonical form; the message says what is allowed. */
+    public static String canonical(final String compact) {
+        if (blank(compact)) {
+            throw new InvalidPolicyException("the policy is empty; use e.g. 'idle', 'batch+nice19' or 'nice10+io-idle+quota50'");
+        }
+        return Policy.parse(compact.trim()).toCompact();
+    }
+
+    static boolean blank(final String s) {
+        return s == null || s.isBlank();
+    }
+}

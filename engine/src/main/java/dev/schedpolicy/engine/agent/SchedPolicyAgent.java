@@ -1,0 +1,181 @@
+package dev.schedpolicy.engine.agent;
+
+import dev.schedpolicy.engine.launch.LaunchConfig;
+import dev.schedpolicy.engine.launch.PolicyApplyException;
+import dev.schedpolicy.engine.policy.InvalidPolicyException;
+import dev.schedpolicy.engine.policy.OnUnsupported;
+import dev.schedpolicy.engine.policy.Policy;
+import dev.schedpolicy.engine.probe.Probe;
+import dev.schedpolicy.engine.probe.ProbeReport;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * What the Jenkins plugin calls on an agent (through remoting callables, one static method per call),
+ * so the plugin itself decides nothing. State between calls lives in one {@link HandshakeRegistry} per
+ * agent JVM, created on first use.
+ */
+public final class SchedPolicyAgent {
+    /** How long a prepared launch may wait for its release call before it is aborted. */
+    public static final Duration DEFAULT_PENDING_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration REAP_INTERVAL = Duration.ofSeconds(15);
+    private static final Duration TRIAL_TIMEOUT = Duration.ofSeconds(10);
+
+    private static final long PROBE_CACHE_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+    private static HandshakeRegistry registry;
+    private static Supplier<ProbeReport> probe = () -> Probe.system(Optional.empty()).run();
+    private static ProbeReport cachedProbe;
+    private static long cachedAt;
+
+    private SchedPolicyAgent() {
+    }
+
+    /** The registry of this JVM, created with {@link LaunchConfig#defaults()} on first use. */
+    public static synchronized HandshakeRegistry registry() {
+        if (registry == null) {
+            registry = new HandshakeRegistry(LaunchConfig.defaults(), Path.of("/proc"), REAP_INTERVAL);
+        }
+        return registry;
+    }
+
+    /** Replaces the registry (tests point it at a private state directory); closes the old one. */
+    public static synchronized void useRegistry(final HandshakeRegistry value) {
+        if (registry != null && registry != value) {
+            registry.close();
+        }
+        registry = value;
+    }
+
+    /** Replaces the probe (tests); the cached report is dropped. */
+    public static synchronized void useProbe(final Supplier<ProbeReport> value) {
+        probe = value;
+        cachedProbe = null;
+    }
+
+    /** The engine's probe of this machine, run at most once a minute per JVM (it starts scratch processes). */
+    static synchronized ProbeReport probeReport() {
+        long now = System.nanoTime();
+        if (cachedProbe == null || now - cachedAt > PROBE_CACHE_NANOS) {
+            cachedProbe = probe.get();
+            cachedAt = now;
+        }
+        return cachedProbe;
+    }
+
+    /**
+     * Starts a block: merges the agent default, the enclosing blocks' policy and this block's request
+     * (inner wins per field), checks the administrator's limits, asks the engine's probe which parts
+     * of the policy this machine cannot apply (and adds its task-group scope warnings), then runs a
+     * trivial command through park-and-release under the merged policy, so what fails here would fail
+     * every launch.
+     *
+     * @param blockKey  unique key the block's launches and {@link #finishBlock} use
+     * @param agentDefault the node's or global default policy, compact, may be blank
+     * @param enclosing the merged policy of enclosing blocks, compact, may be blank
+     * @param requested this block's policy, compact
+     */
+    public static BlockStart startBlock(final String blockKey, final String agentDefault, final String enclosing,
+            final String requested, final AgentLimits limits) {
+        Policy effective;
+        try {
+            effective = PolicyForms.merge(agentDefault, enclosing, requested);
+            limits.toPolicyLimits().check(effective, Runtime.getRuntime().availableProcessors());
+        } catch (InvalidPolicyException e) {
+            return new BlockStart(blockKey, requested, requested, List.of(), "policy '" + requested + "' is not allowed here: " + e.getMessage());
+        }
+        List<String> findings = new ArrayList<>();
+        String trialFailure = null;
+        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
+            trialFailure = "scheduling policies need Linux; this agent runs " + System.getProperty("os.name");
+        } else if (!effective.isDefault()) {
+            ProbeReport report = probeReport();
+            List<String> problems = report.problemsFor(effective);
+            if (!problems.isEmpty()) {
+                trialFailure = String.join("; ", problems);
+            } else {
+                trialFailure = trialLaunch(effective, limits, blockKey, findings);
+            }
+            findings.addAll(report.advisoriesFor(effective));
+            if (perTaskOnly(effective)) {
+                findings.addAll(report.scope().warnings());
+            }
+        }
+        String compact = effective.toCompact();
+        if (trialFailure != null) {
+            if (effective.onUnsupported() == OnUnsupported.FAIL) {
+                return new BlockStart(blockKey, requested, compact, findings,
+                        "policy '" + compact + "' cannot be applied on this agent: " + trialFailure
+                                + " (use onUnsupported: 'warn' to run the block anyway)");
+            }
+            findings.add(0, "policy '" + compact + "' cannot be fully applied on this agent: " + trialFailure);
+        }
+        return new BlockStart(blockKey, requested, compact, findings, null);
+    }
+
+    /** Nice, batch and idle act only within the task group; cgroup controls reach further. */
+    private static boolean perTaskOnly(final Policy policy) {
+        return !policy.needsCgroup() && (policy.schedClass().isPresent() || policy.nice().isPresent());
+    }
+
+    private static String trialLaunch(final Policy policy, final AgentLimits limits, final String blockKey,
+            final List<String> warnings) {
+        HandshakeRegistry r = registry();
+        String trialKey = blockKey + "#probe";
+        try {
+            PreparedLaunch prepared = r.prepare(policy, limits, trialKey, TRIAL_TIMEOUT);
+            Process p;
+            try {
+                p = new ProcessBuilder(prepared.prefix(List.of("/bin/sh", "-c", ":")))
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .redirectError(ProcessBuilder.Redirect.DISCARD)
+                        .start();
+            } catch (IOException e) {
+                r.abort(prepared.id(), "the probe command could not start");
+                return "cannot start /bin/sh through the policy shim: " + e.getMessage();
+            }
+            LaunchRecord record = r.release(prepared.id(), TRIAL_TIMEOUT);
+            warnings.addAll(record.warnings());
+            if (!p.waitFor(TRIAL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly();
+                return "the probe command did not finish within " + TRIAL_TIMEOUT.toSeconds() + " s";
+            }
+            return p.exitValue() == 0 ? null : "the probe command exited " + p.exitValue();
+        } catch (PolicyApplyException | InvalidPolicyException | IllegalStateException e) {
+            return e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted while probing";
+        } finally {
+            r.finishBlock(trialKey);
+        }
+    }
+
+    /** Parks one launch of a block under its merged policy; see {@link HandshakeRegistry#prepare}. */
+    public static PreparedLaunch prepare(final String policy, final String blockKey, final AgentLimits limits,
+            final Duration pendingTimeout) {
+        return registry().prepare(Policy.parse(policy), limits, blockKey, pendingTimeout);
+    }
+
+    /** Releases a parked launch once Jenkins started it; see {@link HandshakeRegistry#release}. */
+    public static LaunchRecord release(final String id, final Duration timeout) {
+        return registry().release(id, timeout);
+    }
+
+    public static void abort(final String id, final String reason) {
+        registry().abort(id, reason);
+    }
+
+    /** Ends a block; returns the usage of its cgroups (none when it used no cgroup control). */
+    public static UsageRecord finishBlock(final String blockKey) {
+        return registry().finishBlock(blockKey);
+    }
+}

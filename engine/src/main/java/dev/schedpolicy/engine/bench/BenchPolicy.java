@@ -1,0 +1,38 @@
+package dev.schedpolicy.engine.bench;
+
+import java.util.Locale;
+
+/**
+ * A matrix row's policy as the scenario names it: {@code default} (nothing applied), {@code split}
+ * (affinity split: the policed side pinned to the upper half of the CPUs, the other side left free),
+ * or any compact policy the engine parses (e.g. {@code batch+nice19}, {@code quota50}, {@code cpu-idle}).
+ *
+ * @param label   as written in the scenario
+ * @param compact what the engine launcher gets, or null for none
+ */
+public record BenchPolicy(String label, String compact) {
+    public static final BenchPolicy DEFAULT = new BenchPolicy("default", null);
+
+    public static BenchPolicy of(final String label, final int ncpu) {
+        String l = label.trim().toLowerCase(Locale.ROOT);
+        if (l.equals("default") || l.equals("none")) {
+            return new BenchPolicy(l, null);
+        }
+        if (l.equals("split")) {
+            int from = Math.max(1, ncpu / 2);
+            int to = Math.max(from, ncpu - 1);
+            return new BenchPolicy(l, "cpus=" + (from == to ? Integer.toString(from) : from + "-" + to));
+        }
+        return new BenchPolicy(l, l);
+    }
+
+    /** Pins to one CPU (a pinned victim copy), merged with this policy. */
+    public BenchPolicy pinnedTo(final int cpu) {
+        String pin = "cpus=" + cpu;
+        return new BenchPolicy(label + "@cpu" + cpu, compact == null ? pin : compact + "+" + pin);
+    }
+
+    public boolean isDefault() {
+        return compact == null;
+    }
+}

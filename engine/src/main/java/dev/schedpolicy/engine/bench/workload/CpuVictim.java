@@ -1,0 +1,96 @@
+package dev.schedpolicy.engine.bench.workload;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Fixed-work CPU victim ("the test job"): {@code --workers N --units U} runs U kernel units on each of N
+ * threads and reports wall time of the work, CPU, run-queue wait and per-thread schedstat.
+ * {@code --calibrate MS} instead prints how many units one thread does per second, unloaded.
+ * Also serves as the thread eater: per-thread steps/ms and average time slice are in the result.
+ */
+public final class CpuVictim {
+    private CpuVictim() {
+    }
+
+    public static void main(final String[] argv) throws Exception {
+        Args args = new Args(argv);
+        Kernel.spin(400); // warm-up: get the kernel compiled before anything is measured
+        if (args.has("calibrate")) {
+            long ms = args.getLong("calibrate", 500);
+            long start = System.nanoTime();
+            long units = 0;
+            while (System.nanoTime() - start < ms * 1_000_000L) {
+                Kernel.spin(10);
+                units += 10;
+            }
+            double rate = units * 1e9 / (System.nanoTime() - start);
+            Protocol.result("{\"workload\":\"calibrate\",\"unitsPerSecond\":" + rate + "}");
+            return;
+        }
+        int workers = (int) args.getLong("workers", 1);
+        long units = args.getLong("units", 1000);
+        long maxNs = args.getLong("max-ms", Long.MAX_VALUE / 2_000_000L) * 1_000_000L;
+        if (!Protocol.readyAndWait()) {
+            return;
+        }
+        Map<Long, SelfStat.Thread> before = SelfStat.threads();
+        long start = System.nanoTime();
+        CountDownLatch done = new CountDownLatch(workers);
+        CountDownLatch release = new CountDownLatch(1);
+        long[] ends = new long[workers];
+        long[] doneUnits = new long[workers];
+        List<Thread> threads = new ArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            int id = w;
+            Thread t = new Thread(() -> {
+                // fixed work, but a starved victim stops at max-ms and reports the units it did: the rate stays exact
+                long u = 0;
+                while (u < units && System.nanoTime() - start < maxNs) {
+                    long step = Math.min(8, units - u);
+                    Kernel.spin(step);
+                    u += step;
+                }
+                doneUnits[id] = u;
+                ends[id] = System.nanoTime();
+                done.countDown();
+                try {
+                    release.await(); // stay alive so the main thread can read this thread's schedstat
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "victim-w" + w);
+            threads.add(t);
+            t.start();
+        }
+        done.await();
+        long workNs = System.nanoTime() - start;
+        Map<Long, SelfStat.Thread> after = SelfStat.threads();
+        release.countDown();
+        long[] d = SelfStat.delta(before, after);
+        StringBuilder json = new StringBuilder("{\"workload\":\"cpu-victim\",\"workers\":").append(workers)
+                .append(",\"units\":").append(java.util.Arrays.stream(doneUnits).sum())
+                .append(",\"stoppedEarly\":").append(java.util.Arrays.stream(doneUnits).anyMatch(x -> x < units)).append(",\"workNs\":").append(workNs)
+                .append(",\"cpuNs\":").append(d[0]).append(",\"runQueueNs\":").append(d[1])
+                .append(",\"timeslices\":").append(d[2]).append(",\"threads\":[");
+        boolean first = true;
+        for (SelfStat.Thread th : after.values()) {
+            if (!th.name().startsWith("victim-w")) {
+                continue;
+            }
+            int id = Integer.parseInt(th.name().substring("victim-w".length()));
+            json.append(first ? "" : ",").append("{\"name\":").append(Protocol.str(th.name()))
+                    .append(",\"units\":").append(doneUnits[id]).append(",\"wallNs\":").append(ends[id] - start)
+                    .append(",\"onCpuNs\":").append(th.onCpuNs()).append(",\"runQueueNs\":").append(th.runQueueNs())
+                    .append(",\"timeslices\":").append(th.slices()).append('}');
+            first = false;
+        }
+        json.append("]}");
+        for (Thread t : threads) {
+            t.join();
+        }
+        Protocol.result(json.toString());
+    }
+}

@@ -1,0 +1,56 @@
+package dev.schedpolicy.engine.bench.workload;
+
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Periodic task: every {@code --period-ms} (100) it wakes at an absolute deadline and does
+ * {@code --units-per-cycle} kernel units, for {@code --cycles} cycles. Reports wakeup latency
+ * (actual wakeup minus deadline, HdrHistogram, microseconds), summed runtime and missed deadlines.
+ */
+public final class PeriodicTask {
+    private PeriodicTask() {
+    }
+
+    public static void main(final String[] argv) throws Exception {
+        Args args = new Args(argv);
+        Kernel.spin(400);
+        long periodNs = args.getLong("period-ms", 100) * 1_000_000L;
+        long unitsPerCycle = args.getLong("units-per-cycle", 10);
+        long cycles = args.getLong("cycles", 20);
+        if (!Protocol.readyAndWait()) {
+            return;
+        }
+        Histogram latency = new Histogram(60_000_000L, 3);
+        Map<Long, SelfStat.Thread> before = SelfStat.threads();
+        long start = System.nanoTime() + 1_000_000L;
+        long runtimeNs = 0;
+        long maxRuntimeNs = 0;
+        int missed = 0;
+        for (long c = 0; c < cycles; c++) {
+            long deadline = start + c * periodNs;
+            long now;
+            while ((now = System.nanoTime()) < deadline) {
+                LockSupport.parkNanos(deadline - now);
+            }
+            latency.recordValue(Math.max(0, (now - deadline) / 1000));
+            Kernel.spin(unitsPerCycle);
+            long end = System.nanoTime();
+            runtimeNs += end - now;
+            maxRuntimeNs = Math.max(maxRuntimeNs, end - now);
+            if (end > deadline + periodNs) {
+                missed++;
+            }
+        }
+        long wallNs = System.nanoTime() - start;
+        long[] d = SelfStat.delta(before, SelfStat.threads());
+        Protocol.result("{\"workload\":\"periodic\",\"workers\":1,\"units\":" + unitsPerCycle * cycles
+                + ",\"cycles\":" + cycles + ",\"workNs\":" + runtimeNs + ",\"wallNs\":" + wallNs
+                + ",\"maxRuntimeNs\":" + maxRuntimeNs + ",\"missed\":" + missed
+                + ",\"cpuNs\":" + d[0] + ",\"runQueueNs\":" + d[1] + ",\"timeslices\":" + d[2]
+                + ",\"latencyUs\":{\"p50\":" + latency.getValueAtPercentile(50)
+                + ",\"p99\":" + latency.getValueAtPercentile(99) + ",\"p999\":" + latency.getValueAtPercentile(99.9)
+                + ",\"max\":" + latency.getMaxValue() + ",\"count\":" + latency.getTotalCount() + "}}");
+    }
+}

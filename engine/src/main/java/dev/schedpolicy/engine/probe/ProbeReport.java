@@ -1,0 +1,77 @@
+package dev.schedpolicy.engine.probe;
+
+import dev.schedpolicy.engine.policy.Policy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What this user can apply on this machine, found by trying.
+ *
+ * @param schemaVersion  version of this JSON shape
+ * @param kernel         uname release
+ * @param cpus           online CPUs
+ * @param euid           effective user ID
+ * @param capabilities   each policy part, tried on a scratch child
+ * @param cgroupMode     v1, v2, hybrid or none
+ * @param cpuController  where the cpu controller is mounted, or "none"
+ * @param cgroupParent   where launch groups would go, or why none can
+ * @param cgroupParentUsable whether groups can be created there
+ * @param ioSchedulers   block device to active I/O scheduler (ioprio is honoured by bfq and mq-deadline only)
+ * @param autogroup      whether autogroup is on
+ * @param scope          who per-task policies protect against
+ */
+public record ProbeReport(int schemaVersion, String kernel, int cpus, int euid, List<Capability> capabilities,
+        String cgroupMode, String cpuController, String cgroupParent, boolean cgroupParentUsable,
+        Map<String, String> ioSchedulers, boolean autogroup, TaskGroupScope scope) {
+    public static final int SCHEMA_VERSION = 1;
+
+    public Optional<Capability> capability(final String name) {
+        return capabilities.stream().filter(c -> c.name().equals(name)).findFirst();
+    }
+
+    /** The parts of {@code policy} this machine cannot apply, each in words; empty when all can be. */
+    public List<String> problemsFor(final Policy policy) {
+        List<String> problems = new ArrayList<>();
+        policy.schedClass().ifPresent(c -> require(problems, c.label(), "scheduling class " + c.label()));
+        policy.nice().ifPresent(n -> require(problems, "nice", "nice " + n));
+        policy.io().ifPresent(io -> require(problems, io.toString().equals("idle") ? "io-idle" : "io-be", "I/O priority " + io));
+        policy.cpus().ifPresent(cpus -> {
+            require(problems, "affinity", "CPU affinity " + cpus);
+            if (cpus.highest() >= this.cpus) {
+                problems.add("CPU list " + cpus + " names CPUs this machine does not have (it has 0-" + (this.cpus - 1) + ")");
+            }
+        });
+        policy.cpuQuotaPercent().ifPresent(q -> require(problems, "quota", "CPU quota " + q + "%"));
+        policy.cpuWeight().ifPresent(w -> require(problems, "weight", "CPU weight " + w));
+        if (policy.cpuIdle()) {
+            require(problems, "cpu-idle", "cgroup cpu-idle");
+        }
+        return problems;
+    }
+
+    /**
+     * Parts of {@code policy} the kernel accepts here but that will not have the intended effect; worth a
+     * warning, never a failure, because the same policy does work on the agent's next disk or kernel.
+     */
+    public List<String> advisoriesFor(final Policy policy) {
+        List<String> advisories = new ArrayList<>();
+        policy.io().ifPresent(io -> {
+            if (!ioSchedulers.isEmpty()
+                    && ioSchedulers.values().stream().noneMatch(s -> s.equals("bfq") || s.equals("mq-deadline"))) {
+                advisories.add("I/O priority " + io + " is applied but has no effect here: ioprio is honoured by the bfq and"
+                        + " mq-deadline I/O schedulers only, and the disks use " + ioSchedulers);
+            }
+        });
+        return advisories;
+    }
+
+    private void require(final List<String> problems, final String capability, final String what) {
+        Optional<Capability> c = capability(capability);
+        if (c.isPresent() && !c.get().usable()) {
+            problems.add(what + " cannot be applied here: " + c.get().detail());
+        }
+    }
+}

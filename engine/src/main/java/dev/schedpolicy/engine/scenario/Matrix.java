@@ -1,0 +1,41 @@
+package dev.schedpolicy.engine.scenario;
+
+import java.util.List;
+
+/**
+ * One preset of the policy x load matrix.
+ *
+ * @param policies    policy labels (rows): {@code default}, a compact policy such as {@code batch+nice19}, or
+ *                    {@code split} (background pinned to the upper half of the CPUs)
+ * @param loads       load multiples (columns): background copies = load x copies-per-load, or, on the
+ *                    victim-workers axis, victim threads = load x ncpu
+ * @param repetitions measured repetitions of every cell
+ * @param durationMs  the victim's unloaded run time (its fixed work is calibrated to it), or the measuring
+ *                    window of a scenario without a victim
+ */
+public record Matrix(List<String> policies, List<Double> loads, int repetitions, long durationMs) {
+    public Matrix {
+        policies = List.copyOf(policies);
+        loads = List.copyOf(loads);
+    }
+
+    public Matrix withPolicies(final List<String> value) {
+        return new Matrix(value, loads, repetitions, durationMs);
+    }
+
+    public Matrix withLoads(final List<Double> value) {
+        return new Matrix(policies, value, repetitions, durationMs);
+    }
+
+    public Matrix withRepetitions(final int value) {
+        return new Matrix(policies, loads, value, durationMs);
+    }
+
+    public Matrix withDurationMs(final long value) {
+        return new Matrix(policies, loads, repetitions, value);
+    }
+
+    public int cells() {
+        return policies.size() * loads.size() * repetitions;
+    }
+}

@@ -1,0 +1,48 @@
+package dev.schedpolicy.engine.scenario;
+
+/**
+ * A benchmark experiment as read from a scenario file (see docs/benchmark.md for the format).
+ *
+ * @param name         short id, also the file's base name
+ * @param title        one line
+ * @param description  what it reproduces
+ * @param expect       what the reader should expect to see
+ * @param source       where it was read from
+ * @param victim       the measured job (fixed work), or {@link WorkloadSpec#NONE}
+ * @param background   the competing load, or {@link WorkloadSpec#NONE}
+ * @param policyTarget whom the row's policy is put on
+ * @param loadAxis     what the columns vary
+ * @param warmup       unmeasured runs before the matrix (the first also calibrates the victim's work)
+ * @param full         the full preset
+ * @param quick        the {@code --quick} preset
+ */
+public record Scenario(String name, String title, String description, String expect, String source,
+        WorkloadSpec victim, WorkloadSpec background, PolicyTarget policyTarget, LoadAxis loadAxis, int warmup,
+        Matrix full, Matrix quick) {
+
+    /** Whom a cell's policy applies to. */
+    public enum PolicyTarget { BACKGROUND, VICTIM }
+
+    /** What a load column means. */
+    public enum LoadAxis {
+        /** load k = k x copies-per-load background processes (threads of one policed background process). */
+        BACKGROUND,
+        /** load k = k x ncpu victim worker threads; no background. */
+        VICTIM_WORKERS
+    }
+
+    public Scenario withVictim(final WorkloadSpec value) {
+        return new Scenario(name, title, description, expect, source, value, background, policyTarget, loadAxis,
+                warmup, full, quick);
+    }
+
+    public Scenario withBackground(final WorkloadSpec value) {
+        return new Scenario(name, title, description, expect, source, victim, value, policyTarget, loadAxis, warmup,
+                full, quick);
+    }
+
+    public Scenario withWarmup(final int value) {
+        return new Scenario(name, title, description, expect, source, victim, background, policyTarget, loadAxis,
+                value, full, quick);
+    }
+}

@@ -1,0 +1,169 @@
+package dev.schedpolicy.engine.agent;
+
+import dev.schedpolicy.engine.launch.LaunchConfig;
+import dev.schedpolicy.engine.launch.PolicyApplyException;
+import dev.schedpolicy.engine.policy.Policy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Real launches through the registry, as the plugin makes them: prepare, someone else starts, release. */
+@EnabledOnOs(OS.LINUX)
+class HandshakeRegistryITest {
+    @TempDir
+    Path state;
+
+    private HandshakeRegistry registry;
+
+    @BeforeEach
+    void setUp() {
+        registry = new HandshakeRegistry(LaunchConfig.defaults().withStateDir(state), Path.of("/proc"), Duration.ofHours(1));
+    }
+
+    @AfterEach
+    void tearDown() {
+        registry.close();
+    }
+
+    /** Fields 41 (policy) and 19 (nice) of /proc/PID/stat, counted after the last ')'. */
+    private static int[] policyAndNice(final String stat) {
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+        return new int[] {Integer.parseInt(f[41 - 3]), Integer.parseInt(f[19 - 3])};
+    }
+
+    /** Handshake directories left in the state directory, after giving an abort up to 2 s to finish removing them. */
+    private List<Path> handshakeDirs() throws Exception {
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        while (true) {
+            List<Path> dirs;
+            try (Stream<Path> s = Files.list(state)) {
+                dirs = s.filter(p -> p.getFileName().toString().startsWith("hs-")).toList();
+            }
+            if (dirs.isEmpty() || System.nanoTime() > deadline) {
+                return dirs;
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void shouldRunACommandStartedBySomeoneElseUnderThePolicyAcrossTwoCalls() throws Exception {
+        PreparedLaunch prepared = registry.prepare(Policy.parse("batch+nice19"), AgentLimits.DEFAULT, "block-1",
+                Duration.ofSeconds(30));
+        assertThat(registry.pendingCount()).isEqualTo(1);
+        assertThat(String.join(" ", prepared.commandPrefix())).doesNotContain("$");
+
+        Process p = new ProcessBuilder(prepared.prefix(List.of("cat", "/proc/self/stat"))).start();
+        LaunchRecord record = registry.release(prepared.id(), Duration.ofSeconds(10));
+
+        String stat = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+        assertThat(p.waitFor()).isZero();
+        assertThat(policyAndNice(stat)).containsExactly(3, 19); // what the kernel applied, read by the command itself
+        assertThat(record.verified()).isTrue();
+        assertThat(record.schedClass()).isEqualTo("batch");
+        assertThat(record.nice()).isEqualTo(19);
+        assertThat(record.pid()).isEqualTo(Long.parseLong(stat.substring(0, stat.indexOf(' '))));
+        assertThat(record.policy()).isEqualTo("batch+nice19");
+        assertThat(registry.pendingCount()).isZero();
+        assertThat(registry.finishBlock("block-1").groups()).isZero();
+        assertThat(handshakeDirs()).isEmpty();
+    }
+
+    @Test
+    void shouldAbortAndCleanUpAPreparedLaunchThatIsNeverReleased() throws Exception {
+        PreparedLaunch prepared = registry.prepare(Policy.parse("idle"), AgentLimits.DEFAULT, "block-2",
+                Duration.ofMillis(300));
+        Process p = new ProcessBuilder(prepared.prefix(List.of("sh", "-c", "echo ran"))).start();
+
+        assertThat(p.waitFor()).isEqualTo(125);
+        assertThat(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEmpty();
+        assertThat(new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8)).contains("not released within 300 ms");
+        assertThat(registry.pendingCount()).isZero();
+        assertThat(handshakeDirs()).isEmpty();
+        assertThatThrownBy(() -> registry.release(prepared.id(), Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("no parked launch");
+    }
+
+    @Test
+    void shouldAbortWhenTheLaunchFailedSoTheCommandNeverRuns() throws Exception {
+        PreparedLaunch prepared = registry.prepare(Policy.parse("idle"), AgentLimits.DEFAULT, "block-3", Duration.ofSeconds(30));
+        Process p = new ProcessBuilder(prepared.prefix(List.of("sh", "-c", "echo ran"))).start();
+        registry.abort(prepared.id(), "Jenkins could not start the step");
+        assertThat(p.waitFor()).isEqualTo(125);
+        assertThat(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEmpty();
+        assertThat(registry.pendingCount()).isZero();
+        assertThat(handshakeDirs()).isEmpty();
+    }
+
+    @Test
+    void shouldAbortPendingLaunchesWhenTheirBlockEnds() throws Exception {
+        registry.prepare(Policy.parse("idle"), AgentLimits.DEFAULT, "block-4", Duration.ofSeconds(30));
+        registry.prepare(Policy.parse("idle"), AgentLimits.DEFAULT, "other", Duration.ofSeconds(30));
+        registry.finishBlock("block-4");
+        assertThat(registry.pendingCount()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRefuseAPolicyAboveTheAdministratorsLimitsBeforeParking() {
+        assertThatThrownBy(() -> registry.prepare(Policy.parse("nice-5"), AgentLimits.DEFAULT, "b", Duration.ofSeconds(5)))
+                .hasMessageContaining("not allowed here");
+        assertThatThrownBy(() -> registry.prepare(Policy.parse("quota50"), new AgentLimits(false, 0, false, 0), "b",
+                Duration.ofSeconds(5))).hasMessageContaining("disabled by the administrator");
+        assertThat(registry.pendingCount()).isZero();
+    }
+
+    @Test
+    void shouldReportTheReasonWhenTheCommandNeverReachesTheShim() {
+        PreparedLaunch prepared = registry.prepare(Policy.parse("batch"), AgentLimits.DEFAULT, "b", Duration.ofSeconds(30));
+        assertThatThrownBy(() -> registry.release(prepared.id(), Duration.ofMillis(200)))
+                .isInstanceOf(PolicyApplyException.class).hasMessageContaining("did not reach the policy shim");
+    }
+
+    @Test
+    void shouldKeepACgroupUntilTheBlockEndsAndReportItsUsage() throws Exception {
+        PreparedLaunch prepared = registry.prepare(Policy.parse("quota50+warn"), AgentLimits.DEFAULT, "block-5",
+                Duration.ofSeconds(30));
+        Process p = new ProcessBuilder(prepared.prefix(List.of("sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done")))
+                .start();
+        LaunchRecord record = registry.release(prepared.id(), Duration.ofSeconds(10));
+        assertThat(p.waitFor()).isZero();
+        if (!record.warnings().isEmpty()) {
+            // this agent cannot make cgroups (e.g. a read-only cgroupfs): under warn the launch still ran
+            assertThat(registry.finishBlock("block-5").groups()).isZero();
+            return;
+        }
+        assertThat(registry.liveCount()).isEqualTo(1);
+        UsageRecord usage = registry.finishBlock("block-5");
+        assertThat(usage.groups()).isEqualTo(1);
+        assertThat(usage.usageUsec()).isPositive();
+        assertThat(registry.liveCount()).isZero();
+    }
+
+    @Test
+    void shouldReapTheGroupOfAFinishedLaunchOutsideAnyBlockAndKeepItsUsage() throws Exception {
+        PreparedLaunch prepared = registry.prepare(Policy.parse("weight50+warn"), AgentLimits.DEFAULT, "node-default",
+                Duration.ofSeconds(30));
+        Process p = new ProcessBuilder(prepared.prefix(List.of("true"))).start();
+        LaunchRecord record = registry.release(prepared.id(), Duration.ofSeconds(10));
+        assertThat(p.waitFor()).isZero();
+        if (!record.warnings().isEmpty()) {
+            return; // no cgroup here; covered by the test above
+        }
+        registry.reapEmptyGroups();
+        assertThat(registry.liveCount()).isZero();
+        assertThat(registry.finishBlock("node-default").groups()).isEqualTo(1);
+    }
+}

@@ -1,0 +1,88 @@
+package dev.schedpolicy.engine.agent;
+
+import dev.schedpolicy.engine.launch.LaunchConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@EnabledOnOs(OS.LINUX)
+class SchedPolicyAgentITest {
+    @TempDir
+    Path state;
+
+    @BeforeEach
+    void setUp() {
+        SchedPolicyAgent.useRegistry(new HandshakeRegistry(LaunchConfig.defaults().withStateDir(state), Path.of("/proc"),
+                Duration.ofHours(1)));
+    }
+
+    @AfterEach
+    void tearDown() {
+        SchedPolicyAgent.useRegistry(null);
+        SchedPolicyAgent.useProbe(() -> dev.schedpolicy.engine.probe.Probe.system(java.util.Optional.empty()).run());
+    }
+
+    @Test
+    void shouldFailWithTheProbesWordsOrWarnUnderWarn() {
+        SchedPolicyAgent.useProbe(() -> {
+            dev.schedpolicy.engine.probe.ProbeReport real = dev.schedpolicy.engine.probe.Probe.system(java.util.Optional.empty()).run();
+            java.util.List<dev.schedpolicy.engine.probe.Capability> caps = real.capabilities().stream()
+                    .map(c -> c.name().equals("idle") ? new dev.schedpolicy.engine.probe.Capability(c.name(), false, "EPERM (test)") : c)
+                    .toList();
+            return new dev.schedpolicy.engine.probe.ProbeReport(real.schemaVersion(), real.kernel(), real.cpus(), real.euid(), caps,
+                    real.cgroupMode(), real.cpuController(), real.cgroupParent(), real.cgroupParentUsable(), real.ioSchedulers(),
+                    real.autogroup(), real.scope());
+        });
+        BlockStart failed = SchedPolicyAgent.startBlock("b5", null, null, "idle", AgentLimits.DEFAULT);
+        assertThat(failed.failure()).hasValueSatisfying(f -> assertThat(f)
+                .contains("cannot be applied on this agent: scheduling class idle cannot be applied here: EPERM (test)")
+                .contains("onUnsupported: 'warn'"));
+        BlockStart warned = SchedPolicyAgent.startBlock("b6", null, null, "idle+warn", AgentLimits.DEFAULT);
+        assertThat(warned.failure()).isEmpty();
+        assertThat(warned.warnings().get(0)).contains("cannot be fully applied").contains("EPERM (test)");
+    }
+
+    @Test
+    void shouldMergeAgentDefaultEnclosingAndRequestedAndProbeForReal() {
+        BlockStart start = SchedPolicyAgent.startBlock("b1", "batch+nice10", "io-be7", "nice19", AgentLimits.DEFAULT);
+        assertThat(start.failure()).isEmpty();
+        assertThat(start.effective()).isEqualTo("batch+nice19+io-be7");
+        assertThat(start.requested()).isEqualTo("nice19");
+        assertThat(SchedPolicyAgent.registry().pendingCount()).isZero();
+        assertThat(SchedPolicyAgent.registry().liveCount()).isZero();
+    }
+
+    @Test
+    void shouldFailABlockAboveTheLimitsWithWordsSayingWhatIsAllowed() {
+        BlockStart start = SchedPolicyAgent.startBlock("b2", null, null, "nice-5", AgentLimits.DEFAULT);
+        assertThat(start.failure()).hasValueSatisfying(f -> assertThat(f)
+                .contains("policy 'nice-5' is not allowed here").contains("0..19"));
+    }
+
+    @Test
+    void shouldNotProbeTheDefaultPolicy() {
+        BlockStart start = SchedPolicyAgent.startBlock("b3", "", "", "default", AgentLimits.DEFAULT);
+        assertThat(start.failure()).isEmpty();
+        assertThat(start.warnings()).isEmpty();
+        assertThat(start.effective()).isEqualTo("default");
+    }
+
+    @Test
+    void shouldReleaseThroughTheFacadeAsTheRemotingCallsDo() throws Exception {
+        PreparedLaunch prepared = SchedPolicyAgent.prepare("idle", "b4", AgentLimits.DEFAULT, Duration.ofSeconds(30));
+        Process p = new ProcessBuilder(prepared.prefix(java.util.List.of("true"))).start();
+        LaunchRecord record = SchedPolicyAgent.release(prepared.id(), Duration.ofSeconds(10));
+        assertThat(p.waitFor()).isZero();
+        assertThat(record.schedClass()).isEqualTo("idle");
+        assertThat(record.verified()).isTrue();
+        assertThat(SchedPolicyAgent.finishBlock("b4").groups()).isZero();
+    }
+}

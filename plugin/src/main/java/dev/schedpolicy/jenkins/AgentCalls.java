@@ -1,0 +1,115 @@
+package dev.schedpolicy.jenkins;
+
+import dev.schedpolicy.engine.agent.AgentLimits;
+import dev.schedpolicy.engine.agent.BlockStart;
+import dev.schedpolicy.engine.agent.LaunchRecord;
+import dev.schedpolicy.engine.agent.PreparedLaunch;
+import dev.schedpolicy.engine.agent.SchedPolicyAgent;
+import dev.schedpolicy.engine.agent.UsageRecord;
+import java.io.Serial;
+import java.time.Duration;
+import jenkins.security.MasterToSlaveCallable;
+
+/**
+ * The remoting calls: each copies its arguments and calls one {@link SchedPolicyAgent} method in the
+ * agent JVM (or in the controller JVM for the built-in node), where the handshake registry lives.
+ */
+final class AgentCalls {
+    private AgentCalls() {
+    }
+
+    static final class StartBlock extends MasterToSlaveCallable<BlockStart, RuntimeException> {
+        @Serial
+        private static final long serialVersionUID = 1L;
+        private final String blockKey;
+        private final String agentDefault;
+        private final String enclosing;
+        private final String requested;
+        private final AgentLimits limits;
+
+        StartBlock(final String blockKey, final String agentDefault, final String enclosing, final String requested,
+                final AgentLimits limits) {
+            this.blockKey = blockKey;
+            this.agentDefault = agentDefault;
+            this.enclosing = enclosing;
+            this.requested = requested;
+            this.limits = limits;
+        }
+
+        @Override
+        public BlockStart call() {
+            return SchedPolicyAgent.startBlock(blockKey, agentDefault, enclosing, requested, limits);
+        }
+    }
+
+    static final class Prepare extends MasterToSlaveCallable<PreparedLaunch, RuntimeException> {
+        @Serial
+        private static final long serialVersionUID = 1L;
+        private final String policy;
+        private final String blockKey;
+        private final AgentLimits limits;
+        private final int timeoutSeconds;
+
+        Prepare(final LaunchSettings settings) {
+            this.policy = settings.policy();
+            this.blockKey = settings.blockKey();
+            this.limits = settings.limits();
+            this.timeoutSeconds = settings.timeoutSeconds();
+        }
+
+        @Override
+        public PreparedLaunch call() {
+            return SchedPolicyAgent.prepare(policy, blockKey, limits, Duration.ofSeconds(timeoutSeconds));
+        }
+    }
+
+    static final class Release extends MasterToSlaveCallable<LaunchRecord, RuntimeException> {
+        @Serial
+        private static final long serialVersionUID = 1L;
+        private final String id;
+        private final int timeoutSeconds;
+
+        Release(final String id, final int timeoutSeconds) {
+            this.id = id;
+            this.timeoutSeconds = timeoutSeconds;
+        }
+
+        @Override
+        public LaunchRecord call() {
+            return SchedPolicyAgent.release(id, Duration.ofSeconds(timeoutSeconds));
+        }
+    }
+
+    static final class Abort extends MasterToSlaveCallable<Void, RuntimeException> {
+        @Serial
+        private static final long serialVersionUID = 1L;
+        private final String id;
+        private final String reason;
+
+        Abort(final String id, final String reason) {
+            this.id = id;
+            this.reason = reason;
+        }
+
+        @Override
+        public Void call() {
+            SchedPolicyAgent.abort(id, reason);
+            return null;
+        }
+    }
+
+    static final class FinishBlock extends MasterToSlaveCallable<UsageRecord, RuntimeException> {
+        @Serial
+        private static final long serialVersionUID = 1L;
+        private final String blockKey;
+
+        FinishBlock(final String blockKey) {
+            this.blockKey = blockKey;
+        }
+
+        @Override
+        public UsageRecord call() {
+            return SchedPolicyAgent.finishBlock(blockKey);
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package dev.schedpolicy.jenkins;
+
+import dev.schedpolicy.engine.agent.BenchmarkSummary;
+import java.io.Serial;
+import java.io.Serializable;
+
+/** The benchmark's report.json as the engine wrote it, plus the gate's verdict; persisted by {@link BenchmarkBuildAction}. */
+public final class BenchmarkResult implements Serializable {
+    @Serial
+    private static final long serialVersionUID = 1L;
+
+    private final String json;
+    private final String gateMessage;
+
+    BenchmarkResult(final String json, final String gateMessage) {
+        this.json = json;
+        this.gateMessage = gateMessage;
+    }
+
+    public String getJson() {
+        return json;
+    }
+
+    public String getGateMessage() {
+        return gateMessage;
+    }
+
+    /** @throws IllegalArgumentException when the JSON is of an unsupported schema */
+    public BenchmarkSummary summary() {
+        return BenchmarkSummary.fromJson(json);
+    }
+}

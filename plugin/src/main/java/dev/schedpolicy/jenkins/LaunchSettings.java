@@ -1,0 +1,59 @@
+package dev.schedpolicy.jenkins;
+
+import dev.schedpolicy.engine.agent.AgentLimits;
+import edu.umd.cs.findbugs.annotations.CheckForNull;
+import java.io.Serial;
+import java.io.Serializable;
+
+/**
+ * What a {@link PolicedLauncher} needs for each launch: the merged policy (already checked on the
+ * agent at block start), the block its launches belong to, and where to record them. A plain class,
+ * not a record: it is saved in the Pipeline program (JBoss Marshalling) with the decorator.
+ */
+final class LaunchSettings implements Serializable {
+    @Serial
+    private static final long serialVersionUID = 1L;
+
+    private final String policy;
+    private final String blockKey;
+    private final String runId;
+    private final AgentLimits limits;
+    private final int timeoutSeconds;
+
+    /**
+     * @param policy         merged compact policy
+     * @param blockKey       key of the block in the agent's registry and in {@link SchedPolicyAction}
+     * @param runId          {@code Run.getExternalizableId()} of the build to record launches in; null for node defaults
+     * @param limits         the administrator's limits, checked again by the engine before parking
+     * @param timeoutSeconds how long a parked launch may wait for its PID and for its release call
+     */
+    LaunchSettings(final String policy, final String blockKey, @CheckForNull final String runId, final AgentLimits limits,
+            final int timeoutSeconds) {
+        this.policy = policy;
+        this.blockKey = blockKey;
+        this.runId = runId;
+        this.limits = limits;
+        this.timeoutSeconds = timeoutSeconds;
+    }
+
+    String policy() {
+        return policy;
+    }
+
+    String blockKey() {
+        return blockKey;
+    }
+
+    @CheckForNull
+    String runId() {
+        return runId;
+    }
+
+    AgentLimits limits() {
+        return limits;
+    }
+
+    int timeoutSeconds() {
+        return timeoutSeconds;
+    }
+}

@@ -1,0 +1,28 @@
+package dev.schedpolicy.jenkins;
+
+import edu.umd.cs.findbugs.annotations.NonNull;
+import hudson.Extension;
+import hudson.Launcher;
+import hudson.LauncherDecorator;
+import hudson.model.Node;
+
+/**
+ * Applies the node's (or the global) default policy to every launcher Jenkins creates for a node
+ * ({@code Node.createLauncher} calls {@code Launcher.decorateFor}, which runs every LauncherDecorator
+ * extension). Blocks and wrappers decorate outside this one and carry the merged policy.
+ */
+@Extension
+public class NodeDefaultLauncherDecorator extends LauncherDecorator {
+    static final String BLOCK_KEY = "node-default";
+
+    @NonNull
+    @Override
+    public Launcher decorate(@NonNull final Launcher launcher, @NonNull final Node node) {
+        String policy = NodeDefaults.policyFor(node);
+        if (policy == null || !launcher.isUnix()) {
+            return launcher;
+        }
+        return new PolicedLauncher(launcher, new LaunchSettings(policy, BLOCK_KEY + ":" + node.getNodeName(), null,
+                NodeDefaults.limits(), NodeDefaults.timeoutSeconds()));
+    }
+}

@@ -1,0 +1,130 @@
+package dev.schedpolicy.jenkins;
+
+import dev.schedpolicy.engine.agent.BlockRecord;
+import dev.schedpolicy.engine.agent.LaunchRecord;
+import dev.schedpolicy.engine.agent.UsageRecord;
+import edu.umd.cs.findbugs.annotations.CheckForNull;
+import hudson.model.Run;
+import hudson.security.ACL;
+import hudson.security.ACLContext;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import jenkins.model.RunAction2;
+
+/**
+ * The build's policy blocks (requested and merged policy, each launch's kernel read-back, cgroup
+ * usage), saved in build.xml and shown on the build page by summary.jelly. The records are the
+ * engine's {@link BlockRecord}s; their classes are allowed by META-INF/hudson.remoting.ClassFilter.
+ */
+public class SchedPolicyAction implements RunAction2 {
+    private static final Logger LOGGER = Logger.getLogger(SchedPolicyAction.class.getName());
+
+    private final List<BlockRecord> blocks = new ArrayList<>();
+    private transient Run<?, ?> run;
+
+    /** The build's action, added on first use. */
+    static SchedPolicyAction of(final Run<?, ?> run) {
+        synchronized (run) {
+            SchedPolicyAction a = run.getAction(SchedPolicyAction.class);
+            if (a == null) {
+                a = new SchedPolicyAction();
+                run.addAction(a);
+            }
+            return a;
+        }
+    }
+
+    void addBlock(final BlockRecord block) {
+        synchronized (this) {
+            blocks.add(block);
+        }
+        save();
+    }
+
+    void finishBlock(final String blockKey, final UsageRecord usage) {
+        update(blockKey, b -> b.finished(usage));
+    }
+
+    void warn(final String blockKey, final String warning) {
+        update(blockKey, b -> b.withWarning(warning));
+    }
+
+    private void update(final String blockKey, final UnaryOperator<BlockRecord> change) {
+        synchronized (this) {
+            for (int i = 0; i < blocks.size(); i++) {
+                if (blocks.get(i).blockKey().equals(blockKey)) {
+                    blocks.set(i, change.apply(blocks.get(i)));
+                }
+            }
+        }
+        save();
+    }
+
+    /** Called by {@link PolicedLauncher} after each verified launch; no-op for launches outside a build's block. */
+    static void recordLaunch(@CheckForNull final String runId, final String blockKey, final LaunchRecord launch) {
+        if (runId == null) {
+            return;
+        }
+        Run<?, ?> r;
+        // launches happen on threads of whoever started them; the record is the plugin's own bookkeeping
+        try (ACLContext ignored = ACL.as2(ACL.SYSTEM2)) {
+            r = Run.fromExternalizableId(runId);
+        }
+        if (r != null) {
+            of(r).update(blockKey, b -> b.withLaunch(launch));
+        }
+    }
+
+    public synchronized List<BlockRecord> getBlocks() {
+        return List.copyOf(blocks);
+    }
+
+    @CheckForNull
+    synchronized BlockRecord block(final String blockKey) {
+        return blocks.stream().filter(b -> b.blockKey().equals(blockKey)).findFirst().orElse(null);
+    }
+
+    private void save() {
+        if (run != null) {
+            try {
+                run.save();
+            } catch (IOException e) {
+                LOGGER.log(Level.WARNING, "cannot save the Sched Policy record of " + run, e);
+            }
+        }
+    }
+
+    public Run<?, ?> getRun() {
+        return run;
+    }
+
+    @Override
+    public void onAttached(final Run<?, ?> r) {
+        this.run = r;
+    }
+
+    @Override
+    public void onLoad(final Run<?, ?> r) {
+        this.run = r;
+    }
+
+    /** No side-panel link: the record is shown in the build page's summary. */
+    @Override
+    public String getIconFileName() {
+        return null;
+    }
+
+    @Override
+    public String getDisplayName() {
+        return "Sched Policy";
+    }
+
+    @Override
+    public String getUrlName() {
+        return "schedPolicy";
+    }
+}

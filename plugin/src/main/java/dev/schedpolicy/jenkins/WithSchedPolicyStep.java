@@ -1,0 +1,256 @@
+package dev.schedpolicy.jenkins;
+
+import dev.schedpolicy.engine.agent.BlockRecord;
+import dev.schedpolicy.engine.agent.BlockStart;
+import dev.schedpolicy.engine.agent.UsageRecord;
+import edu.umd.cs.findbugs.annotations.CheckForNull;
+import edu.umd.cs.findbugs.annotations.NonNull;
+import hudson.AbortException;
+import hudson.Extension;
+import hudson.LauncherDecorator;
+import hudson.model.Computer;
+import hudson.model.Node;
+import hudson.model.Run;
+import hudson.model.TaskListener;
+import hudson.remoting.VirtualChannel;
+import java.io.Serial;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.jenkinsci.plugins.workflow.steps.BodyInvoker;
+import org.jenkinsci.plugins.workflow.steps.GeneralNonBlockingStepExecution;
+import org.jenkinsci.plugins.workflow.steps.Step;
+import org.jenkinsci.plugins.workflow.steps.StepContext;
+import org.jenkinsci.plugins.workflow.steps.StepDescriptor;
+import org.jenkinsci.plugins.workflow.steps.StepExecution;
+import org.kohsuke.stapler.DataBoundConstructor;
+import org.kohsuke.stapler.DataBoundSetter;
+
+/**
+ * {@code withSchedPolicy('idle') { sh 'make' }}: every process the body launches on this node runs
+ * under the policy, applied by the engine on the agent and verified from /proc. A single-parameter
+ * {@link DataBoundConstructor} makes the positional form work; the other options are setters.
+ * Nested blocks merge, the inner one winning per field.
+ */
+public class WithSchedPolicyStep extends Step {
+    private final PolicyFields fields = new PolicyFields();
+
+    @DataBoundConstructor
+    public WithSchedPolicyStep(@CheckForNull final String policy) {
+        fields.policy = PolicyFields.blankToNull(policy);
+        fields.validate();
+    }
+
+    public String getPolicy() {
+        return fields.policy;
+    }
+
+    public Integer getNice() {
+        return fields.nice;
+    }
+
+    @DataBoundSetter
+    public void setNice(final Integer nice) {
+        fields.nice = nice;
+        fields.validate();
+    }
+
+    public String getIo() {
+        return fields.io;
+    }
+
+    /** {@code idle} or {@code be:N} (N 0..7; 7 is the lowest best-effort level). */
+    @DataBoundSetter
+    public void setIo(final String io) {
+        fields.io = PolicyFields.blankToNull(io);
+        fields.validate();
+    }
+
+    public Integer getCpuQuota() {
+        return fields.cpuQuota;
+    }
+
+    /** Percent of one CPU (cgroup cpu.max / cfs_quota_us), e.g. 50 or 150. */
+    @DataBoundSetter
+    public void setCpuQuota(final Integer cpuQuota) {
+        fields.cpuQuota = cpuQuota;
+        fields.validate();
+    }
+
+    public Integer getCpuWeight() {
+        return fields.cpuWeight;
+    }
+
+    @DataBoundSetter
+    public void setCpuWeight(final Integer cpuWeight) {
+        fields.cpuWeight = cpuWeight;
+        fields.validate();
+    }
+
+    public Boolean getCpuIdle() {
+        return fields.cpuIdle;
+    }
+
+    @DataBoundSetter
+    public void setCpuIdle(final Boolean cpuIdle) {
+        fields.cpuIdle = cpuIdle;
+        fields.validate();
+    }
+
+    public String getCpus() {
+        return fields.cpus;
+    }
+
+    /** CPU list as in {@code taskset -c}, e.g. {@code 0-1} or {@code 0,2}. */
+    @DataBoundSetter
+    public void setCpus(final String cpus) {
+        fields.cpus = PolicyFields.blankToNull(cpus);
+        fields.validate();
+    }
+
+    public String getOnUnsupported() {
+        return fields.onUnsupported;
+    }
+
+    /** {@code fail} (default) or {@code warn}. */
+    @DataBoundSetter
+    public void setOnUnsupported(final String onUnsupported) {
+        fields.onUnsupported = PolicyFields.blankToNull(onUnsupported);
+        fields.validate();
+    }
+
+    /** The requested policy in compact form, e.g. "batch+nice19+io-idle". */
+    String requested() {
+        return fields.toCompact();
+    }
+
+    @Override
+    public StepExecution start(final StepContext context) {
+        return new Execution(context, requested());
+    }
+
+    /**
+     * Probes on the agent (a remoting call, so off the CPS VM thread: GeneralNonBlockingStepExecution),
+     * then runs the body with the merged decorator; at the end reads the block's cgroup usage.
+     */
+    static final class Execution extends GeneralNonBlockingStepExecution {
+        @Serial
+        private static final long serialVersionUID = 1L;
+        private final String requested;
+        private String blockKey;
+
+        Execution(final StepContext context, final String requested) {
+            super(context);
+            this.requested = requested;
+        }
+
+        @Override
+        public boolean start() {
+            run(this::startBlock);
+            return false;
+        }
+
+        private void startBlock() throws Exception {
+            StepContext context = getContext();
+            Run<?, ?> run = context.get(Run.class);
+            TaskListener listener = context.get(TaskListener.class);
+            Node node = context.get(Node.class);
+            VirtualChannel channel = channel(context);
+            SchedPolicyBlock enclosing = context.get(SchedPolicyBlock.class);
+            blockKey = UUID.randomUUID().toString();
+
+            BlockStart start = channel.call(new AgentCalls.StartBlock(blockKey, NodeDefaults.policyFor(node),
+                    enclosing == null ? null : enclosing.effectivePolicy(), requested, NodeDefaults.limits()));
+            if (start.failure().isPresent()) {
+                throw new AbortException("[schedpolicy] withSchedPolicy: " + start.failure().get());
+            }
+            for (String w : start.warnings()) {
+                listener.getLogger().println("[schedpolicy] warning: " + w);
+            }
+            listener.getLogger().println("[schedpolicy] launches in this block run under " + start.effective()
+                    + (start.effective().equals(requested) ? "" : " (requested " + requested + ")"));
+            SchedPolicyAction.of(run).addBlock(BlockRecord.started("withSchedPolicy", nodeName(node), start));
+
+            LaunchSettings settings = new LaunchSettings(start.effective(), blockKey, run.getExternalizableId(),
+                    NodeDefaults.limits(), NodeDefaults.timeoutSeconds());
+            context.newBodyInvoker()
+                    .withContexts(BodyInvoker.mergeLauncherDecorators(context.get(LauncherDecorator.class),
+                            new SchedPolicyDecorator(settings)), new SchedPolicyBlock(start.effective()))
+                    .withCallback(new Finish(blockKey))
+                    .start();
+        }
+
+        private final class Finish extends TailCall {
+            @Serial
+            private static final long serialVersionUID = 1L;
+            private final String key;
+
+            Finish(final String key) {
+                this.key = key;
+            }
+
+            @Override
+            protected void finished(final StepContext context) throws Exception {
+                UsageRecord usage = channel(context).call(new AgentCalls.FinishBlock(key));
+                Run<?, ?> run = context.get(Run.class);
+                SchedPolicyAction.of(run).finishBlock(key, usage);
+                if (usage.groups() > 0) {
+                    context.get(TaskListener.class).getLogger().println("[schedpolicy] block cgroup usage: " + usage.describe());
+                }
+            }
+        }
+
+        private static VirtualChannel channel(final StepContext context) throws Exception {
+            Computer computer = context.get(Computer.class);
+            VirtualChannel channel = computer == null ? null : computer.getChannel();
+            if (channel == null) {
+                throw new AbortException("[schedpolicy] the node of this block is offline");
+            }
+            return channel;
+        }
+
+        private static String nodeName(final Node node) {
+            return node == null || node.getNodeName().isEmpty() ? "built-in" : node.getNodeName();
+        }
+    }
+
+    @Extension
+    public static class DescriptorImpl extends StepDescriptor {
+        @Override
+        public String getFunctionName() {
+            return "withSchedPolicy";
+        }
+
+        @NonNull
+        @Override
+        public String getDisplayName() {
+            return "Run the body under a lowered CPU/IO scheduling policy";
+        }
+
+        @Override
+        public boolean takesImplicitBlockArgument() {
+            return true;
+        }
+
+        @Override
+        public Set<? extends Class<?>> getRequiredContext() {
+            return Set.of(Run.class, TaskListener.class, Node.class, Computer.class);
+        }
+
+        @Override
+        public Set<? extends Class<?>> getProvidedContext() {
+            return Set.of(LauncherDecorator.class, SchedPolicyBlock.class);
+        }
+
+        /** Shown in the Pipeline graph: the requested policy in compact form. */
+        @Override
+        public String argumentsToString(@NonNull final Map<String, Object> namedArgs) {
+            try {
+                WithSchedPolicyStep s = (WithSchedPolicyStep) newInstance(namedArgs);
+                return s.requested();
+            } catch (Exception e) {
+                return null;
+            }
+        }
+    }
+}

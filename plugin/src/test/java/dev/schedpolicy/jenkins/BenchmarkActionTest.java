@@ -1,0 +1,82 @@
+package dev.schedpolicy.jenkins;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import hudson.model.FreeStyleBuild;
+import hudson.model.FreeStyleProject;
+import org.htmlunit.Page;
+import org.htmlunit.html.HtmlPage;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.jvnet.hudson.test.JenkinsRule;
+import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
+
+/** The benchmark's build action and pages, from a stored report (the benchmark itself is tested in engine/). */
+@WithJenkins
+class BenchmarkActionTest {
+    static final String REPORT = """
+            {"schemaVersion":1,"tool":"schedpolicy","partial":false,
+             "scenario":{"name":"seed-cpu-looper","title":"CPU victim <script>alert(1)</script> vs loopers"},
+             "machine":{"cpus":2},"run":{"durationSeconds":170.5},
+             "policies":["default","idle"],"loads":[1.0,2.0],
+             "cells":[
+              {"policy":"default","load":1.0,"keptPct":{"mean":64.6,"ciHalfWidth":2.1}},
+              {"policy":"default","load":2.0,"keptPct":{"mean":40.2,"ciHalfWidth":1.0}},
+              {"policy":"idle","load":1.0,"keptPct":{"mean":95.0,"ciHalfWidth":0.5}},
+              {"policy":"idle","load":2.0,"keptPct":{"mean":92.4,"ciHalfWidth":0.3}}],
+             "warnings":[]}
+            """;
+
+    private JenkinsRule j;
+
+    @BeforeEach
+    void setUp(final JenkinsRule rule) {
+        j = rule;
+    }
+
+    private FreeStyleBuild buildWithReport(final FreeStyleProject p) throws Exception {
+        FreeStyleBuild b = j.buildAndAssertSuccess(p);
+        b.addAction(new BenchmarkBuildAction(b, new BenchmarkResult(REPORT, "under 'idle' the test job kept 92.4%")));
+        b.save();
+        return b;
+    }
+
+    @Test
+    void shouldStoreTheResultInTheBuildDirectoryAndReloadIt() throws Exception {
+        FreeStyleBuild b = buildWithReport(j.createFreeStyleProject());
+        assertThat(b.getRootDir().toPath().resolve("schedpolicy-benchmark.xml")).exists();
+        b.reload();
+        BenchmarkBuildAction a = b.getAction(BenchmarkBuildAction.class);
+        assertThat(a.getSummary().kept("idle", 2.0)).isEqualTo(92.4);
+    }
+
+    @Test
+    void shouldShowSummaryDetailPageRawJsonAndEscapeUserStrings() throws Exception {
+        FreeStyleBuild b = buildWithReport(j.createFreeStyleProject());
+        JenkinsRule.WebClient wc = j.createWebClient();
+
+        String summary = wc.getPage(b).asNormalizedText();
+        assertThat(summary).contains("Sched Policy benchmark").contains("92.4 ± 0.3");
+
+        HtmlPage detail = wc.getPage(b, BenchmarkBuildAction.URL + "/");
+        assertThat(detail.getElementById("schedpolicy-kept").asNormalizedText()).contains("64.6 ± 2.1").contains("idle");
+        assertThat(detail.getElementById("schedpolicy-chart-data").getAttribute("data-chart")).contains("\"policy\":\"idle\"");
+        assertThat(detail.asNormalizedText()).contains("<script>alert(1)</script>"); // shown as text, not run
+        assertThat(detail.getElementById("schedpolicy-gate").asNormalizedText()).contains("92.4%");
+
+        Page json = wc.goTo(b.getUrl() + BenchmarkBuildAction.URL + "/reportJson", "application/json");
+        assertThat(json.getWebResponse().getContentAsString()).contains("\"schemaVersion\":1");
+    }
+
+    @Test
+    void shouldOfferATrendOnTheJobPageOnceTwoBuildsHaveResults() throws Exception {
+        FreeStyleProject p = j.createFreeStyleProject();
+        buildWithReport(p);
+        buildWithReport(p);
+        BenchmarkJobAction trend = p.getAction(BenchmarkJobAction.class);
+        assertThat(trend).isNotNull();
+        assertThat(trend.isTrendVisible()).isTrue();
+        assertThat(trend.getBuildTrendModel()).contains("\"name\":\"idle\"").contains("92");
+        j.createWebClient().getPage(p); // renders floatingBox.jelly
+    }
+}
