@@ -33,7 +33,7 @@ public final class ReadBack {
     public Optional<AppliedPolicy> read(final long pid, final OptionalLong tid, final String readFrom, final Policy policy,
             final String expectedCgroup) {
         Optional<TaskStat> stat = tid.isPresent() ? proc.threadStat(pid, tid.getAsLong()) : proc.stat(pid);
-        if (stat.isEmpty() || stat.get().state() == 'Z' || stat.get().state() == 'X') {
+        if (stat.isEmpty() || stat.get().isExiting()) {
             return Optional.empty();
         }
         String io;
@@ -48,14 +48,8 @@ public final class ReadBack {
         List<String> cgroupLines = proc.cgroupLines(pid, tid);
         Optional<String> allowed = proc.cpusAllowedList(pid, tid);
         if (cgroupLines.isEmpty() || allowed.isEmpty() || exited(pid, tid)) {
-            // the task exited between reads: report it gone rather than half-read (an exiting task
-            // is moved to the root cgroup, so its cgroup line would be wrong, not just missing)
-            return Optional.empty();
-        }
-        // An exiting task reads as cgroup "/" on v1 (proc_cgroup_show), which would be reported as a wrong cgroup.
-        // Exiting cannot be undone, so a task that is not exiting after the reads was not exiting during them.
-        Optional<TaskStat> after = tid.isPresent() ? proc.threadStat(pid, tid.getAsLong()) : proc.stat(pid);
-        if (after.isEmpty() || after.get().isExiting()) {
+            // the task exited between reads: report it gone rather than half-read (an exiting task reads as
+            // cgroup "/" on v1, proc_cgroup_show, so its cgroup line would be wrong, not just missing)
             return Optional.empty();
         }
         String cgroup = cpuCgroup(cgroupLines);
@@ -80,9 +74,14 @@ public final class ReadBack {
         return Optional.of(new AppliedPolicy(pid, readFrom, schedClass, s.nice(), io, cgroup, cpus, mismatches));
     }
 
+    /**
+     * Whether the task is gone or exiting now. Exiting cannot be undone, so a task that is not exiting after the
+     * reads was not exiting during them. PF_EXITING, not only the zombie state: do_exit leaves the cgroup
+     * long before the task turns zombie.
+     */
     private boolean exited(final long pid, final OptionalLong tid) {
         Optional<TaskStat> now = tid.isPresent() ? proc.threadStat(pid, tid.getAsLong()) : proc.stat(pid);
-        return now.isEmpty() || now.get().state() == 'Z' || now.get().state() == 'X';
+        return now.isEmpty() || now.get().isExiting();
     }
 
     /** The cpu controller's path: the v1 line listing "cpu", else the unified (v2) line. */
