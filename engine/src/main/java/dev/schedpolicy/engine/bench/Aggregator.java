@@ -54,7 +54,7 @@ final class Aggregator {
     }
 
     BenchReport report(final List<MatrixRunner.Sample> samples, final int planned, final Instant started,
-            final String failure, final boolean quick, final long seed) {
+            final String failure, final String preset, final long seed) {
         List<MatrixRunner.Sample> base = samples.stream().filter(s -> s.run().baseline()).toList();
         boolean victim = !scenario.victim().isNone();
         double baseRate = Stat.of(base.stream().map(MatrixRunner.Sample::victimRate).toList()).mean();
@@ -93,7 +93,7 @@ final class Aggregator {
         Instant finished = Instant.now();
         BenchReport.Run run = new BenchReport.Run(started.toString(), finished.toString(),
                 Duration.between(started, finished).toMillis() / 1000.0,
-                quick ? "quick" : "full", matrix.repetitions(), scenario.warmup(), seed, matrix.durationMs(),
+                preset, matrix.repetitions(), scenario.warmup(), seed, matrix.durationMs(),
                 Double.isNaN(calibration) ? null : calibration, planned, samples.size());
         String metric = victim ? "keptPct" : "backgroundOfOneCpuPct";
         BenchReport.ScenarioInfo info = new BenchReport.ScenarioInfo(scenario.name(), scenario.title(),

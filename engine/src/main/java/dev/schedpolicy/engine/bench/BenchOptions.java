@@ -44,6 +44,13 @@ public final class BenchOptions {
         this.ncpu = b.ncpu;
     }
 
+    /** "quick" or "full", marked custom when the command line replaced part of the preset's matrix. */
+    public String presetLabel() {
+        String preset = quick ? "quick" : "full";
+        boolean custom = policies != null || loads != null || repetitions != null || durationMs != null;
+        return custom ? preset + " (customised)" : preset;
+    }
+
     public static Builder builder(final Scenario scenario) {
         return new Builder(scenario);
     }

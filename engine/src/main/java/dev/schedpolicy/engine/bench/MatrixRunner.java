@@ -677,6 +677,6 @@ final class MatrixRunner {
     private BenchReport aggregate(final List<Sample> samples, final int planned, final Instant started,
             final String failure) {
         return new Aggregator(scenario, matrix, ncpu, calibration, warnings, this::warnOnce)
-                .loadAverageAtStart(loadAverageAtStart).report(samples, planned, started, failure, options.quick, options.seed);
+                .loadAverageAtStart(loadAverageAtStart).report(samples, planned, started, failure, options.presetLabel(), options.seed);
     }
 }
