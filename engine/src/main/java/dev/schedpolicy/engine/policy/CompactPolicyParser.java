@@ -1,6 +1,8 @@
 package dev.schedpolicy.engine.policy;
 
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -21,44 +23,52 @@ final class CompactPolicyParser {
             throw new InvalidPolicyException("policy is empty; use " + SYNTAX);
         }
         Policy.Builder b = Policy.builder();
+        Map<String, String> seen = new HashMap<>();
         for (String raw : text.trim().toLowerCase(Locale.ROOT).split("\\+", -1)) {
-            applyToken(b, raw.trim(), text);
+            String token = raw.trim();
+            String field = applyToken(b, token, text);
+            String earlier = field == null ? null : seen.putIfAbsent(field, token);
+            if (earlier != null) {
+                throw new InvalidPolicyException("policy '" + text + "' gives the " + field + " twice ('" + earlier + "' and '"
+                        + token + "'); give each part once");
+            }
         }
         return b.build();
     }
 
-    private static void applyToken(final Policy.Builder b, final String token, final String whole) {
+    /** Applies one token; returns the part it sets (for duplicate detection), or null for 'default'. */
+    private static String applyToken(final Policy.Builder b, final String token, final String whole) {
         switch (token) {
             case "default", "none" -> {
-                return;
+                return null;
             }
             case "normal", "other" -> {
                 b.schedClass(SchedClass.NORMAL);
-                return;
+                return "scheduling class";
             }
             case "batch" -> {
                 b.schedClass(SchedClass.BATCH);
-                return;
+                return "scheduling class";
             }
             case "idle" -> {
                 b.schedClass(SchedClass.IDLE);
-                return;
+                return "scheduling class";
             }
             case "cpu-idle", "cpuidle" -> {
                 b.cpuIdle(true);
-                return;
+                return "cpu-idle setting";
             }
             case "no-cpu-idle" -> {
                 b.cpuIdle(false);
-                return;
+                return "cpu-idle setting";
             }
             case "warn" -> {
                 b.onUnsupported(OnUnsupported.WARN);
-                return;
+                return "on-unsupported setting";
             }
             case "fail" -> {
                 b.onUnsupported(OnUnsupported.FAIL);
-                return;
+                return "on-unsupported setting";
             }
             default -> {
                 // the forms with values follow
@@ -72,21 +82,21 @@ final class CompactPolicyParser {
                 case "quota" -> b.cpuQuotaPercent(value);
                 default -> b.cpuWeight(value);
             }
-            return;
+            return numbered.group(1).equals("nice") ? "nice value" : "CPU " + numbered.group(1);
         }
         Matcher realtime = REALTIME.matcher(token);
         if (realtime.matches()) {
             b.schedClass(realtime.group(1).equals("fifo") ? SchedClass.FIFO : SchedClass.RR);
             b.rtPriority(realtime.group(2) == null ? null : Integer.parseInt(realtime.group(2)));
-            return;
+            return "scheduling class";
         }
         if (token.startsWith("io-") || token.startsWith("io=")) {
             b.io(IoPriority.parse(token.substring(3)));
-            return;
+            return "I/O priority";
         }
         if (token.startsWith("cpus=") || token.startsWith("cpus")) {
             b.cpus(CpuList.parse(token.substring(token.startsWith("cpus=") ? 5 : 4)));
-            return;
+            return "CPU list";
         }
         if (token.equals("deadline")) {
             throw new InvalidPolicyException("SCHED_DEADLINE is not supported; use " + SYNTAX);

@@ -27,7 +27,7 @@ public final class CpuList implements Serializable {
             throw new InvalidPolicyException("CPU list is empty; write CPUs as in taskset -c, e.g. '0', '0-1' or '0,2-3'");
         }
         BitSet set = new BitSet();
-        for (String part : text.trim().split(",")) {
+        for (String part : text.trim().split(",", -1)) {
             String[] range = part.trim().split("-", -1);
             if (range.length > 2 || !range[0].matches("\\d{1,5}") || range.length == 2 && !range[1].matches("\\d{1,5}")) {
                 throw new InvalidPolicyException("CPU list '" + text

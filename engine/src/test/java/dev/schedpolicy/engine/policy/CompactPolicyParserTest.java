@@ -184,8 +184,15 @@ class CompactPolicyParserTest {
                 .hasMessageStartingWith(message);
     }
 
-    @Test
-    void shouldLetTheLastClassTokenWin() {
-        assertThat(Policy.parse("batch+idle").schedClass()).contains(SchedClass.IDLE);
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "batch+idle | policy 'batch+idle' gives the scheduling class twice ('batch' and 'idle'); give each part once",
+        "nice5+nice=7 | policy 'nice5+nice=7' gives the nice value twice ('nice5' and 'nice=7')",
+        "quota50+io-idle+quota20 | policy 'quota50+io-idle+quota20' gives the CPU quota twice",
+        "warn+fail | policy 'warn+fail' gives the on-unsupported setting twice",
+        "io-idle+io-be7 | policy 'io-idle+io-be7' gives the I/O priority twice",
+    })
+    void shouldRejectAPartGivenTwiceInsteadOfSilentlyPickingOne(final String text, final String message) {
+        assertThatThrownBy(() -> Policy.parse(text)).isInstanceOf(InvalidPolicyException.class).hasMessageStartingWith(message);
     }
 }

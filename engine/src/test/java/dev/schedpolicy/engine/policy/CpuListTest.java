@@ -72,7 +72,7 @@ class CpuListTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"a", "-1", "1-2-3", "0,,1", "0-", "-", "1.5", "0x1", "123456"})
+    @ValueSource(strings = {"a", "-1", "1-2-3", "0,,1", "0,", ",1", "0-", "-", "1.5", "0x1", "123456"})
     void shouldRefuseMalformedListsShowingExamples(final String text) {
         assertThatThrownBy(() -> CpuList.parse(text)).isInstanceOf(InvalidPolicyException.class)
                 .hasMessage("CPU list '" + text + "' is not valid; write CPUs as in taskset -c, e.g. '0', '0-1' or '0,2-3'");
