@@ -40,7 +40,9 @@ import org.HdrHistogram.Histogram;
 final class MatrixRunner {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> JVM_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-            "-XX:-UsePerfData", "-Xss512k", "-Xshare:auto");
+            "-XX:-UsePerfData", "-Xss512k", "-Xshare:auto",
+            // compiler threads that come and go would take their CPU time out of /proc before the window closes
+            "-XX:-UseDynamicNumberOfCompilerThreads");
 
     /** A starved victim stops after this many times its unloaded duration and reports the rate it reached. */
     static final long MAX_SLOWDOWN = 10;
@@ -74,15 +76,20 @@ final class MatrixRunner {
         }
     }
 
-    /** What one run measured. */
+    /**
+     * What one run measured. {@code victimCpuNs} is what the victim's work threads used while working (its
+     * self-report: run-queue share, wall/CPU); {@code victimProcessCpuNs} is everything the victim processes
+     * used inside the runner's window (start-up excluded), which the CPU totals and the accounting check use;
+     * {@code runnerCpuNs} is this JVM's own CPU in the window (-1 unknown).
+     */
     record Sample(Run run, double victimRate, double victimWorkMs, double victimCpuNs, double victimRunQueueNs,
             int victimWorkers, BenchReport.Latency latency, List<BenchReport.ThreadDetail> threads, double windowNs,
             double bgUnits, double bgCpuNs, double idleNs, double psiUs, ProcessStarter.Throttling throttling,
-            String applied, int bgCopies) {
+            String applied, int bgCopies, double victimProcessCpuNs, double runnerCpuNs) {
     }
 
-    private record Snap(long nanos, long bgUnits, long[] bgSched, SystemSampler.CpuTimes cpu, long psi,
-            ProcessStarter.Throttling throttling) {
+    private record Snap(long nanos, long bgUnits, long bgCpu, long victimCpu, long runnerCpu, SystemSampler.CpuTimes cpu,
+            long psi, ProcessStarter.Throttling throttling) {
     }
 
     MatrixRunner(final BenchOptions options, final BenchListener listener) {
@@ -261,10 +268,10 @@ final class MatrixRunner {
             }
             Sample s;
             if (scenario.victim().isNone()) {
-                Snap a = snap(bg, bgUnits);
+                Snap a = snap(bg, bgUnits, List.of());
                 Thread.sleep(matrix.durationMs());
-                Snap b = snap(bg, bgUnits);
-                s = sample(r, a, b, null, workers, String.join("; ", applied), copies);
+                Snap b = snap(bg, bgUnits, List.of());
+                s = sample(r, a, b, null, 0, workers, String.join("; ", applied), copies);
             } else if (scenario.victim().isCommand()) {
                 s = runCommandVictim(r, bg, bgUnits, victimPolicy, applied, copies, mine);
             } else {
@@ -276,6 +283,10 @@ final class MatrixRunner {
         } finally {
             for (ProcessStarter.Started st : mine) {
                 close(st);
+            }
+            // a killed JVM tears down for a while: let it finish before the next run's window opens
+            for (ProcessStarter.Started st : mine) {
+                st.process().onExit().completeOnTimeout(null, 2, TimeUnit.SECONDS).join();
             }
         }
     }
@@ -379,7 +390,7 @@ final class MatrixRunner {
                 throw new IOException("victim did not start: " + tail(tmp.resolve("victim" + c + ".err")));
             }
         }
-        Snap a = snap(bg, bgUnits);
+        Snap a = snap(bg, bgUnits, victims);
         for (ProcessStarter.Started v : victims) {
             OutputStream in = v.process().getOutputStream();
             in.write("GO\n".getBytes(StandardCharsets.US_ASCII));
@@ -397,8 +408,9 @@ final class MatrixRunner {
             }
             results.add(JSON.readTree(line));
         }
-        Snap b = snap(bg, bgUnits);
-        return sample(r, a, b, results, workers, String.join("; ", applied), copies);
+        // the victims stay alive (threads included) until closed, so /proc still holds all their CPU time
+        Snap b = snap(bg, bgUnits, victims);
+        return sample(r, a, b, results, b.victimCpu() - a.victimCpu(), workers, String.join("; ", applied), copies);
     }
 
     private Sample runCommandVictim(final Run r, final ProcessStarter.Started bg, final AtomicLong bgUnits,
@@ -413,7 +425,7 @@ final class MatrixRunner {
         pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.redirectError(tmp.resolve("victim0.err").toFile());
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        Snap a = snap(bg, bgUnits);
+        Snap a = snap(bg, bgUnits, List.of());
         ProcessStarter.Started st = startPoliced(pb, policy);
         st.warnings().forEach(this::warnOnce);
         mine.add(st);
@@ -425,7 +437,7 @@ final class MatrixRunner {
             sampleTree(st.process().pid(), perTask);
         }
         kill.cancel(false);
-        Snap b = snap(bg, bgUnits);
+        Snap b = snap(bg, bgUnits, List.of());
         checkCancelled();
         int rc = st.process().exitValue();
         if (rc != 0) {
@@ -439,7 +451,9 @@ final class MatrixRunner {
         double wallNs = b.nanos() - a.nanos();
         String json = "{\"workers\":1,\"units\":1,\"workNs\":" + (long) wallNs + ",\"cpuNs\":"
                 + (cpuNs >= 0 ? cpuNs : onCpu) + ",\"runQueueNs\":" + wait + ",\"onCpuSampledNs\":" + onCpu + "}";
-        return sample(r, a, b, List.of(JSON.readTree(json)), 1, String.join("; ", applied), copies);
+        // the shell's own CPU plus everything it waited for: the whole victim command, start-up included
+        return sample(r, a, b, List.of(JSON.readTree(json)), cpuNs >= 0 ? cpuNs : onCpu, 1, String.join("; ", applied),
+                copies);
     }
 
     private void sampleTree(final long pid, final Map<Long, long[]> perTask) {
@@ -465,15 +479,26 @@ final class MatrixRunner {
         }
     }
 
-    private Snap snap(final ProcessStarter.Started bg, final AtomicLong bgUnits) {
-        long[] sched = bg == null ? new long[3] : sampler.treeSchedstat(bg.process().pid());
+    /**
+     * Counters at one edge of a window. The process counters are read first and the clock with /proc/stat
+     * right after, in the same order at both edges, so the edges of the accounting line up.
+     */
+    private Snap snap(final ProcessStarter.Started bg, final AtomicLong bgUnits,
+            final List<ProcessStarter.Started> victims) {
+        long bgCpu = bg == null ? 0 : sampler.treeCpuNs(bg.process().pid());
+        long victimCpu = 0;
+        for (ProcessStarter.Started v : victims) {
+            victimCpu += sampler.treeCpuNs(v.process().pid());
+        }
         Optional<ProcessStarter.Throttling> thr = bg == null ? Optional.empty() : bg.throttling();
-        return new Snap(System.nanoTime(), bgUnits.get(), sched, sampler.cpuTimes(), sampler.psiCpuSomeUs(),
+        long units = bgUnits.get();
+        long runner = SystemSampler.selfCpuNs();
+        return new Snap(System.nanoTime(), units, bgCpu, victimCpu, runner, sampler.cpuTimes(), sampler.psiCpuSomeUs(),
                 thr.orElse(null));
     }
 
-    private Sample sample(final Run r, final Snap a, final Snap b, final List<JsonNode> victims, final int workers,
-            final String applied, final int copies) {
+    private Sample sample(final Run r, final Snap a, final Snap b, final List<JsonNode> victims,
+            final double victimProcessCpuNs, final int workers, final String applied, final int copies) {
         double window = b.nanos() - a.nanos();
         double rate = Double.NaN;
         double workMs = Double.NaN;
@@ -522,8 +547,9 @@ final class MatrixRunner {
                 : new ProcessStarter.Throttling(b.throttling().nrPeriods() - a.throttling().nrPeriods(),
                         b.throttling().nrThrottled() - a.throttling().nrThrottled(),
                         b.throttling().throttledUsec() - a.throttling().throttledUsec());
+        double runner = a.runnerCpu() < 0 || b.runnerCpu() < 0 ? -1 : b.runnerCpu() - a.runnerCpu();
         return new Sample(r, rate, workMs, cpu, rq, workers, latency, threads, window, b.bgUnits() - a.bgUnits(),
-                b.bgSched()[0] - a.bgSched()[0], idle, psi, thr, applied, copies);
+                b.bgCpu() - a.bgCpu(), idle, psi, thr, applied, copies, victimProcessCpuNs, runner);
     }
 
     // ---------------------------------------------------------------- calibration
