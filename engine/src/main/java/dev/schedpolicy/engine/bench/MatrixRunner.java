@@ -44,9 +44,6 @@ final class MatrixRunner {
             // compiler threads that come and go would take their CPU time out of /proc before the window closes
             "-XX:-UseDynamicNumberOfCompilerThreads");
 
-    /** A starved victim stops after this many times its unloaded duration and reports the rate it reached. */
-    static final long MAX_SLOWDOWN = 10;
-
     private final BenchOptions options;
     private final BenchListener listener;
     private final Scenario scenario;
@@ -261,10 +258,13 @@ final class MatrixRunner {
         AtomicLong bgUnits = new AtomicLong();
         try {
             List<String> applied = new ArrayList<>();
+            // built-in victims start first, on an idle machine, and wait for GO: under nice19 or idle against the
+            // hogs a JVM would otherwise need a minute of starved start-up before it could even say READY
+            Victims victims = builtinVictim() ? startVictims(r, victimPolicy, workers, copies, applied, mine) : null;
             if (copies > 0) {
                 bg = startBackground(bgPolicy, copies, bgUnits);
                 mine.add(bg);
-                applied.add("background: " + bg.applied());
+                applied.add(0, "background: " + bg.applied());
             }
             Sample s;
             if (scenario.victim().isNone()) {
@@ -275,7 +275,7 @@ final class MatrixRunner {
             } else if (scenario.victim().isCommand()) {
                 s = runCommandVictim(r, bg, bgUnits, victimPolicy, applied, copies, mine);
             } else {
-                s = runBuiltinVictim(r, bg, bgUnits, victimPolicy, workers, applied, copies, mine);
+                s = measureVictims(r, bg, bgUnits, victims, workers, applied, copies);
             }
             runsDone++;
             report(r, s);
@@ -352,9 +352,16 @@ final class MatrixRunner {
         return st;
     }
 
-    private Sample runBuiltinVictim(final Run r, final ProcessStarter.Started bg, final AtomicLong bgUnits,
-            final BenchPolicy policy, final int workers, final List<String> applied, final int copies,
-            final List<ProcessStarter.Started> mine) throws Exception {
+    private boolean builtinVictim() {
+        return !scenario.victim().isNone() && !scenario.victim().isCommand();
+    }
+
+    /** Started built-in victims that said READY and wait for GO. */
+    private record Victims(List<ProcessStarter.Started> started, List<BufferedReader> readers, long timeoutMs) {
+    }
+
+    private Victims startVictims(final Run r, final BenchPolicy policy, final int workers, final int copies,
+            final List<String> applied, final List<ProcessStarter.Started> mine) throws Exception {
         WorkloadSpec spec = scenario.victim();
         List<ProcessStarter.Started> victims = new ArrayList<>();
         List<BufferedReader> readers = new ArrayList<>();
@@ -371,7 +378,7 @@ final class MatrixRunner {
             } else {
                 long units = Math.max(1, Math.round(calibration * durationMs / 1000.0));
                 args.addAll(List.of("--workers", Integer.toString(workers), "--units", Long.toString(units),
-                        "--max-ms", Long.toString(MAX_SLOWDOWN * durationMs * Math.max(1, (workers + ncpu - 1) / ncpu))));
+                        "--max-ms", Long.toString((long) matrix.maxSlowdown() * durationMs * Math.max(1, (workers + ncpu - 1) / ncpu))));
             }
             ProcessBuilder pb = java(spec.builtin(), 64, args);
             pb.redirectError(tmp.resolve("victim" + c + ".err").toFile());
@@ -390,9 +397,17 @@ final class MatrixRunner {
                 throw new IOException("victim did not start: " + tail(tmp.resolve("victim" + c + ".err")));
             }
         }
+        return new Victims(victims, readers, timeout);
+    }
+
+    private Sample measureVictims(final Run r, final ProcessStarter.Started bg, final AtomicLong bgUnits, final Victims v,
+            final int workers, final List<String> applied, final int copies) throws Exception {
+        List<ProcessStarter.Started> victims = v.started();
+        List<BufferedReader> readers = v.readers();
+        long timeout = v.timeoutMs();
         Snap a = snap(bg, bgUnits, victims);
-        for (ProcessStarter.Started v : victims) {
-            OutputStream in = v.process().getOutputStream();
+        for (ProcessStarter.Started victim : victims) {
+            OutputStream in = victim.process().getOutputStream();
             in.write("GO\n".getBytes(StandardCharsets.US_ASCII));
             in.flush();
         }
