@@ -120,12 +120,12 @@ final class Aggregator {
         if (bg) {
             bgRate = scenario.background().isCommand() ? stat(s, x -> x.bgCpuNs() / x.windowNs())
                     : stat(s, x -> x.bgUnits() / (x.windowNs() / 1e9));
-            bgFree = stat(s, x -> 100 * x.bgCpuNs() / (ncpu * x.windowNs() - x.victimCpuNs()));
+            bgFree = stat(s, x -> 100 * x.bgCpuNs() / (ncpu * x.windowNs() - x.victimProcessCpuNs()));
             if (!Double.isNaN(baseBgRate) && !scenario.background().isCommand()) {
                 bgOne = stat(s, x -> 100 * x.bgUnits() / (x.windowNs() / 1e9) / baseBgRate);
             }
         }
-        Stat total = stat(s, x -> 100 * (x.victimCpuNs() + x.bgCpuNs()) / (ncpu * x.windowNs()));
+        Stat total = stat(s, x -> 100 * (x.victimProcessCpuNs() + x.bgCpuNs()) / (ncpu * x.windowNs()));
         Stat psi = stat(s, x -> 100 * x.psiUs() * 1000 / x.windowNs());
         Stat throttled = s.stream().allMatch(x -> x.throttling() == null) ? null
                 : stat(s, x -> x.throttling() == null || x.throttling().nrPeriods() == 0 ? Double.NaN
@@ -135,8 +135,9 @@ final class Aggregator {
         if (scenario.victim().builtin() == Builtin.PERIODIC) {
             wallOverCpu = null;
         }
-        Stat gap = stat(s, x -> 100 * (ncpu * x.windowNs() - x.victimCpuNs() - x.bgCpuNs() - x.idleNs())
-                / (ncpu * x.windowNs()));
+        // the benchmark's own JVM (reading results, sampling /proc) is part of the run, not "other processes"
+        Stat gap = stat(s, x -> 100 * (ncpu * x.windowNs() - x.victimProcessCpuNs() - x.bgCpuNs()
+                - Math.max(0, x.runnerCpuNs()) - x.idleNs()) / (ncpu * x.windowNs()));
         BenchReport.Latency latency = null;
         if (s.stream().allMatch(x -> x.latency() != null)) {
             latency = new BenchReport.Latency(

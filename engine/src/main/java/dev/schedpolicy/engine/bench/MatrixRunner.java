@@ -40,10 +40,9 @@ import org.HdrHistogram.Histogram;
 final class MatrixRunner {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> JVM_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-            "-XX:-UsePerfData", "-Xss512k", "-Xshare:auto");
-
-    /** A starved victim stops after this many times its unloaded duration and reports the rate it reached. */
-    static final long MAX_SLOWDOWN = 10;
+            "-XX:-UsePerfData", "-Xss512k", "-Xshare:auto",
+            // compiler threads that come and go would take their CPU time out of /proc before the window closes
+            "-XX:-UseDynamicNumberOfCompilerThreads");
 
     private final BenchOptions options;
     private final BenchListener listener;
@@ -74,15 +73,20 @@ final class MatrixRunner {
         }
     }
 
-    /** What one run measured. */
+    /**
+     * What one run measured. {@code victimCpuNs} is what the victim's work threads used while working (its
+     * self-report: run-queue share, wall/CPU); {@code victimProcessCpuNs} is everything the victim processes
+     * used inside the runner's window (start-up excluded), which the CPU totals and the accounting check use;
+     * {@code runnerCpuNs} is this JVM's own CPU in the window (-1 unknown).
+     */
     record Sample(Run run, double victimRate, double victimWorkMs, double victimCpuNs, double victimRunQueueNs,
             int victimWorkers, BenchReport.Latency latency, List<BenchReport.ThreadDetail> threads, double windowNs,
             double bgUnits, double bgCpuNs, double idleNs, double psiUs, ProcessStarter.Throttling throttling,
-            String applied, int bgCopies) {
+            String applied, int bgCopies, double victimProcessCpuNs, double runnerCpuNs) {
     }
 
-    private record Snap(long nanos, long bgUnits, long[] bgSched, SystemSampler.CpuTimes cpu, long psi,
-            ProcessStarter.Throttling throttling) {
+    private record Snap(long nanos, long bgUnits, long bgCpu, long victimCpu, long runnerCpu, SystemSampler.CpuTimes cpu,
+            long psi, ProcessStarter.Throttling throttling) {
     }
 
     MatrixRunner(final BenchOptions options, final BenchListener listener) {
@@ -254,21 +258,24 @@ final class MatrixRunner {
         AtomicLong bgUnits = new AtomicLong();
         try {
             List<String> applied = new ArrayList<>();
+            // built-in victims start first, on an idle machine, and wait for GO: under nice19 or idle against the
+            // hogs a JVM would otherwise need a minute of starved start-up before it could even say READY
+            Victims victims = builtinVictim() ? startVictims(r, victimPolicy, workers, copies, applied, mine) : null;
             if (copies > 0) {
                 bg = startBackground(bgPolicy, copies, bgUnits);
                 mine.add(bg);
-                applied.add("background: " + bg.applied());
+                applied.add(0, "background: " + bg.applied());
             }
             Sample s;
             if (scenario.victim().isNone()) {
-                Snap a = snap(bg, bgUnits);
+                Snap a = snap(bg, bgUnits, List.of());
                 Thread.sleep(matrix.durationMs());
-                Snap b = snap(bg, bgUnits);
-                s = sample(r, a, b, null, workers, String.join("; ", applied), copies);
+                Snap b = snap(bg, bgUnits, List.of());
+                s = sample(r, a, b, null, 0, workers, String.join("; ", applied), copies);
             } else if (scenario.victim().isCommand()) {
                 s = runCommandVictim(r, bg, bgUnits, victimPolicy, applied, copies, mine);
             } else {
-                s = runBuiltinVictim(r, bg, bgUnits, victimPolicy, workers, applied, copies, mine);
+                s = measureVictims(r, bg, bgUnits, victims, workers, applied, copies);
             }
             runsDone++;
             report(r, s);
@@ -276,6 +283,10 @@ final class MatrixRunner {
         } finally {
             for (ProcessStarter.Started st : mine) {
                 close(st);
+            }
+            // a killed JVM tears down for a while: let it finish before the next run's window opens
+            for (ProcessStarter.Started st : mine) {
+                st.process().onExit().completeOnTimeout(null, 2, TimeUnit.SECONDS).join();
             }
         }
     }
@@ -341,9 +352,16 @@ final class MatrixRunner {
         return st;
     }
 
-    private Sample runBuiltinVictim(final Run r, final ProcessStarter.Started bg, final AtomicLong bgUnits,
-            final BenchPolicy policy, final int workers, final List<String> applied, final int copies,
-            final List<ProcessStarter.Started> mine) throws Exception {
+    private boolean builtinVictim() {
+        return !scenario.victim().isNone() && !scenario.victim().isCommand();
+    }
+
+    /** Started built-in victims that said READY and wait for GO. */
+    private record Victims(List<ProcessStarter.Started> started, List<BufferedReader> readers, long timeoutMs) {
+    }
+
+    private Victims startVictims(final Run r, final BenchPolicy policy, final int workers, final int copies,
+            final List<String> applied, final List<ProcessStarter.Started> mine) throws Exception {
         WorkloadSpec spec = scenario.victim();
         List<ProcessStarter.Started> victims = new ArrayList<>();
         List<BufferedReader> readers = new ArrayList<>();
@@ -360,7 +378,7 @@ final class MatrixRunner {
             } else {
                 long units = Math.max(1, Math.round(calibration * durationMs / 1000.0));
                 args.addAll(List.of("--workers", Integer.toString(workers), "--units", Long.toString(units),
-                        "--max-ms", Long.toString(MAX_SLOWDOWN * durationMs * Math.max(1, (workers + ncpu - 1) / ncpu))));
+                        "--max-ms", Long.toString((long) matrix.maxSlowdown() * durationMs * Math.max(1, (workers + ncpu - 1) / ncpu))));
             }
             ProcessBuilder pb = java(spec.builtin(), 64, args);
             pb.redirectError(tmp.resolve("victim" + c + ".err").toFile());
@@ -379,9 +397,17 @@ final class MatrixRunner {
                 throw new IOException("victim did not start: " + tail(tmp.resolve("victim" + c + ".err")));
             }
         }
-        Snap a = snap(bg, bgUnits);
-        for (ProcessStarter.Started v : victims) {
-            OutputStream in = v.process().getOutputStream();
+        return new Victims(victims, readers, timeout);
+    }
+
+    private Sample measureVictims(final Run r, final ProcessStarter.Started bg, final AtomicLong bgUnits, final Victims v,
+            final int workers, final List<String> applied, final int copies) throws Exception {
+        List<ProcessStarter.Started> victims = v.started();
+        List<BufferedReader> readers = v.readers();
+        long timeout = v.timeoutMs();
+        Snap a = snap(bg, bgUnits, victims);
+        for (ProcessStarter.Started victim : victims) {
+            OutputStream in = victim.process().getOutputStream();
             in.write("GO\n".getBytes(StandardCharsets.US_ASCII));
             in.flush();
         }
@@ -397,8 +423,9 @@ final class MatrixRunner {
             }
             results.add(JSON.readTree(line));
         }
-        Snap b = snap(bg, bgUnits);
-        return sample(r, a, b, results, workers, String.join("; ", applied), copies);
+        // the victims stay alive (threads included) until closed, so /proc still holds all their CPU time
+        Snap b = snap(bg, bgUnits, victims);
+        return sample(r, a, b, results, b.victimCpu() - a.victimCpu(), workers, String.join("; ", applied), copies);
     }
 
     private Sample runCommandVictim(final Run r, final ProcessStarter.Started bg, final AtomicLong bgUnits,
@@ -413,7 +440,7 @@ final class MatrixRunner {
         pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.redirectError(tmp.resolve("victim0.err").toFile());
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        Snap a = snap(bg, bgUnits);
+        Snap a = snap(bg, bgUnits, List.of());
         ProcessStarter.Started st = startPoliced(pb, policy);
         st.warnings().forEach(this::warnOnce);
         mine.add(st);
@@ -425,7 +452,7 @@ final class MatrixRunner {
             sampleTree(st.process().pid(), perTask);
         }
         kill.cancel(false);
-        Snap b = snap(bg, bgUnits);
+        Snap b = snap(bg, bgUnits, List.of());
         checkCancelled();
         int rc = st.process().exitValue();
         if (rc != 0) {
@@ -439,7 +466,9 @@ final class MatrixRunner {
         double wallNs = b.nanos() - a.nanos();
         String json = "{\"workers\":1,\"units\":1,\"workNs\":" + (long) wallNs + ",\"cpuNs\":"
                 + (cpuNs >= 0 ? cpuNs : onCpu) + ",\"runQueueNs\":" + wait + ",\"onCpuSampledNs\":" + onCpu + "}";
-        return sample(r, a, b, List.of(JSON.readTree(json)), 1, String.join("; ", applied), copies);
+        // the shell's own CPU plus everything it waited for: the whole victim command, start-up included
+        return sample(r, a, b, List.of(JSON.readTree(json)), cpuNs >= 0 ? cpuNs : onCpu, 1, String.join("; ", applied),
+                copies);
     }
 
     private void sampleTree(final long pid, final Map<Long, long[]> perTask) {
@@ -465,15 +494,26 @@ final class MatrixRunner {
         }
     }
 
-    private Snap snap(final ProcessStarter.Started bg, final AtomicLong bgUnits) {
-        long[] sched = bg == null ? new long[3] : sampler.treeSchedstat(bg.process().pid());
+    /**
+     * Counters at one edge of a window. The process counters are read first and the clock with /proc/stat
+     * right after, in the same order at both edges, so the edges of the accounting line up.
+     */
+    private Snap snap(final ProcessStarter.Started bg, final AtomicLong bgUnits,
+            final List<ProcessStarter.Started> victims) {
+        long bgCpu = bg == null ? 0 : sampler.treeCpuNs(bg.process().pid());
+        long victimCpu = 0;
+        for (ProcessStarter.Started v : victims) {
+            victimCpu += sampler.treeCpuNs(v.process().pid());
+        }
         Optional<ProcessStarter.Throttling> thr = bg == null ? Optional.empty() : bg.throttling();
-        return new Snap(System.nanoTime(), bgUnits.get(), sched, sampler.cpuTimes(), sampler.psiCpuSomeUs(),
+        long units = bgUnits.get();
+        long runner = SystemSampler.selfCpuNs();
+        return new Snap(System.nanoTime(), units, bgCpu, victimCpu, runner, sampler.cpuTimes(), sampler.psiCpuSomeUs(),
                 thr.orElse(null));
     }
 
-    private Sample sample(final Run r, final Snap a, final Snap b, final List<JsonNode> victims, final int workers,
-            final String applied, final int copies) {
+    private Sample sample(final Run r, final Snap a, final Snap b, final List<JsonNode> victims,
+            final double victimProcessCpuNs, final int workers, final String applied, final int copies) {
         double window = b.nanos() - a.nanos();
         double rate = Double.NaN;
         double workMs = Double.NaN;
@@ -522,8 +562,9 @@ final class MatrixRunner {
                 : new ProcessStarter.Throttling(b.throttling().nrPeriods() - a.throttling().nrPeriods(),
                         b.throttling().nrThrottled() - a.throttling().nrThrottled(),
                         b.throttling().throttledUsec() - a.throttling().throttledUsec());
+        double runner = a.runnerCpu() < 0 || b.runnerCpu() < 0 ? -1 : b.runnerCpu() - a.runnerCpu();
         return new Sample(r, rate, workMs, cpu, rq, workers, latency, threads, window, b.bgUnits() - a.bgUnits(),
-                b.bgSched()[0] - a.bgSched()[0], idle, psi, thr, applied, copies);
+                b.bgCpu() - a.bgCpu(), idle, psi, thr, applied, copies, victimProcessCpuNs, runner);
     }
 
     // ---------------------------------------------------------------- calibration

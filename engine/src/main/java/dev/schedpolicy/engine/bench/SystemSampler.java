@@ -53,29 +53,50 @@ final class SystemSampler {
         return -1;
     }
 
-    /** Summed schedstat (on-CPU ns, run-queue ns, slices) of a process, its threads and its live descendants. */
-    long[] treeSchedstat(final long pid) {
-        long[] t = new long[3];
+    /**
+     * CPU time of a process tree in ns: the on-CPU time of every live thread of the process and of its live
+     * descendants (schedstat, exact), plus the CPU of the children they have already reaped (cutime + cstime,
+     * clock ticks). A descendant that ends and is reaped inside a window thus moves from its own schedstat to
+     * its parent's cutime and stays counted (to within a tick); only a thread that ends while its process
+     * lives on is lost, which is why the workload JVMs keep all their threads until the runner has read this.
+     */
+    long treeCpuNs(final long pid) {
+        long[] t = new long[1];
         addProcess(pid, t);
         ProcessHandle.of(pid).ifPresent(h -> h.descendants().forEach(d -> addProcess(d.pid(), t)));
-        return t;
+        return t[0];
     }
 
     private void addProcess(final long pid, final long[] t) {
-        try (Stream<Path> tasks = Files.list(proc.resolve(Long.toString(pid)).resolve("task"))) {
+        Path dir = proc.resolve(Long.toString(pid));
+        try (Stream<Path> tasks = Files.list(dir.resolve("task"))) {
             for (Path task : tasks.toList()) {
                 try {
-                    String[] s = Files.readString(task.resolve("schedstat")).trim().split("\\s+");
-                    t[0] += Long.parseLong(s[0]);
-                    t[1] += Long.parseLong(s[1]);
-                    t[2] += Long.parseLong(s[2]);
+                    t[0] += Long.parseLong(Files.readString(task.resolve("schedstat")).trim().split("\\s+")[0]);
                 } catch (IOException | RuntimeException e) {
                     // the thread ended meanwhile
                 }
             }
+            t[0] += reapedChildrenNs(Files.readString(dir.resolve("stat")).trim());
         } catch (IOException | RuntimeException e) {
             // the process ended meanwhile
         }
+    }
+
+    /** cutime+cstime in ns from a /proc/PID/stat line: the CPU of the children the process has waited for. */
+    static long reapedChildrenNs(final String line) {
+        String[] f = line.substring(line.lastIndexOf(')') + 2).trim().split("\\s+");
+        // f[0] is field 3 (state): cutime is field 16 -> index 13, cstime index 14
+        return (Long.parseLong(f[13]) + Long.parseLong(f[14])) * NS_PER_TICK;
+    }
+
+    /** This JVM's own CPU time in ns (all its threads, ended ones included), or -1 when the JDK cannot tell. */
+    static long selfCpuNs() {
+        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+            return sun.getProcessCpuTime();
+        }
+        return -1;
     }
 
     /** utime+stime+cutime+cstime in ns from one /proc/PID/stat line as a shell read it. */

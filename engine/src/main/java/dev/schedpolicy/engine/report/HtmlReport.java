@@ -11,12 +11,14 @@ import java.util.Locale;
 public final class HtmlReport {
     private static final String[] COLORS = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
         "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
-    private static final int W = 640;
-    private static final int H = 360;
-    private static final int L = 60;
-    private static final int R = 150;
-    private static final int T = 20;
-    private static final int B = 50;
+    /** Chart geometry: size, and the plot area's left/right/top/bottom margins (the Chromium test checks the clip). */
+    static final int W = 640;
+    static final int H = 360;
+    static final int L = 60;
+    static final int R = 150;
+    static final int T = 20;
+    static final int B = 50;
+    private static final double POINT_R = 3.5;
 
     private HtmlReport() {
     }
@@ -227,27 +229,35 @@ public final class HtmlReport {
         s.append(text(L + pw / 2.0, H - 10, "middle", xLabel));
         s.append(String.format(Locale.ROOT, "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\" font-size=\"11\">%s</text>",
                 T + ph / 2, T + ph / 2, esc(yLabel)));
+        // a wide CI would draw its whisker over the axes and out of the chart: whiskers and lines stay in the plot area
+        // (widened by a point's radius left and right, so a whisker at the first or last load stays whole)
+        String clip = "clip-" + id;
+        s.append(String.format(Locale.ROOT, "<defs><clipPath id=\"%s\"><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>"
+                + "</clipPath></defs>", clip, L - POINT_R, T, pw + 2 * POINT_R, ph));
         for (int i = 0; i < series.size(); i++) {
             Series sr = series.get(i);
             String color = COLORS[i % COLORS.length];
             StringBuilder path = new StringBuilder();
-            s.append("<g class=\"series\" data-policy=\"").append(esc(sr.name)).append("\">");
+            StringBuilder whiskers = new StringBuilder();
+            StringBuilder points = new StringBuilder();
             for (double[] p : sr.points) {
                 double x = L + pw * (p[0] - x0) / (x1 - x0);
                 double y = T + ph - ph * (p[1] - y0) / (y1 - y0);
                 double e = ph * p[2] / (y1 - y0);
                 path.append(path.length() == 0 ? "M" : "L").append(String.format(Locale.ROOT, "%.1f %.1f ", x, y));
                 if (p[2] > 0) {
-                    s.append(line(x, y - e, x, y + e, color));
+                    whiskers.append(line(x, y - e, x, y + e, color));
                 }
-                s.append(String.format(Locale.ROOT, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>%s</title></circle>",
-                        x, y, color, esc(sr.name + ": " + fmt(p[0]) + ", " + fmt(p[1]) + " ± " + fmt(p[2]))));
+                points.append(String.format(Locale.ROOT, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"><title>%s</title></circle>",
+                        x, y, POINT_R, color, esc(sr.name + ": " + fmt(p[0]) + ", " + fmt(p[1]) + " ± " + fmt(p[2]))));
             }
+            s.append("<g class=\"series\" data-policy=\"").append(esc(sr.name)).append("\">");
+            s.append("<g class=\"ci\" clip-path=\"url(#").append(clip).append(")\">").append(whiskers).append("</g>");
             if (path.length() > 0) {
                 s.append("<path d=\"").append(path.toString().trim()).append("\" fill=\"none\" stroke=\"").append(color)
-                        .append("\" stroke-width=\"1.5\"/>");
+                        .append("\" stroke-width=\"1.5\" clip-path=\"url(#").append(clip).append(")\"/>");
             }
-            s.append("</g>");
+            s.append(points).append("</g>");
             s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>", L + pw + 10, T + 10 + i * 16, color))
                     .append(text(L + pw + 25, T + 19 + i * 16, "start", sr.name));
         }

@@ -12,27 +12,36 @@ import java.util.List;
  * @param repetitions measured repetitions of every cell
  * @param durationMs  the victim's unloaded run time (its fixed work is calibrated to it), or the measuring
  *                    window of a scenario without a victim
+ * @param maxSlowdown a starved built-in victim stops after this many times its unloaded run time (per ncpu
+ *                    workers) and reports the rate it reached, so its rate stays exact; the scenario key
+ *                    {@code max-slowdown}, {@value #DEFAULT_MAX_SLOWDOWN} unless set
  */
-public record Matrix(List<String> policies, List<Double> loads, int repetitions, long durationMs) {
+public record Matrix(List<String> policies, List<Double> loads, int repetitions, long durationMs, int maxSlowdown) {
+    public static final int DEFAULT_MAX_SLOWDOWN = 10;
+
     public Matrix {
         policies = List.copyOf(policies);
         loads = List.copyOf(loads);
     }
 
+    public Matrix(final List<String> policies, final List<Double> loads, final int repetitions, final long durationMs) {
+        this(policies, loads, repetitions, durationMs, DEFAULT_MAX_SLOWDOWN);
+    }
+
     public Matrix withPolicies(final List<String> value) {
-        return new Matrix(value, loads, repetitions, durationMs);
+        return new Matrix(value, loads, repetitions, durationMs, maxSlowdown);
     }
 
     public Matrix withLoads(final List<Double> value) {
-        return new Matrix(policies, value, repetitions, durationMs);
+        return new Matrix(policies, value, repetitions, durationMs, maxSlowdown);
     }
 
     public Matrix withRepetitions(final int value) {
-        return new Matrix(policies, loads, value, durationMs);
+        return new Matrix(policies, loads, value, durationMs, maxSlowdown);
     }
 
     public Matrix withDurationMs(final long value) {
-        return new Matrix(policies, loads, repetitions, value);
+        return new Matrix(policies, loads, repetitions, value, maxSlowdown);
     }
 
     public int cells() {

@@ -22,7 +22,7 @@ public final class ScenarioParser {
             "policy-target", "load-axis");
     private static final Set<String> WORKLOAD_KEYS = Set.of("workload", "command", "workers", "copies", "pin",
             "per-load", "period-ms", "work-share");
-    private static final Set<String> MATRIX_KEYS = Set.of("policies", "loads", "repetitions", "duration");
+    private static final Set<String> MATRIX_KEYS = Set.of("policies", "loads", "repetitions", "duration", "max-slowdown");
     private static final Set<String> TEXT_KEYS = Set.of("title", "description", "expect", "command");
     private static final List<String> SECTIONS = List.of("victim", "background", "matrix", "quick");
 
@@ -155,7 +155,7 @@ public final class ScenarioParser {
                 ? matrix(file, sections.get("quick"), sectionLines.get("quick"), full)
                 : new Matrix(full.policies().subList(0, Math.min(6, full.policies().size())),
                         full.loads().subList(0, Math.min(3, full.loads().size())), Math.min(3, full.repetitions()),
-                        Math.min(1000, full.durationMs()));
+                        Math.min(1000, full.durationMs()), full.maxSlowdown());
         return new Scenario(name.value(), text(top, "title", name.value()), text(top, "description", ""),
                 text(top, "expect", ""), file, victim, background, target, axis, warmup, full, quick);
     }
@@ -265,7 +265,9 @@ public final class ScenarioParser {
         if (d != null) {
             duration = durationValue(file, d);
         }
-        return new Matrix(policies, loads, reps, duration);
+        int maxSlowdown = intValue(file, entries.get("max-slowdown"),
+                base == null ? Matrix.DEFAULT_MAX_SLOWDOWN : base.maxSlowdown(), 2, 100);
+        return new Matrix(policies, loads, reps, duration, maxSlowdown);
     }
 
     private List<String> policyList(final String file, final Entry e) {

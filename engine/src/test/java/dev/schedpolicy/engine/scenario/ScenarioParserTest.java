@@ -48,6 +48,15 @@ class ScenarioParserTest {
         assertThat(s.full().loads()).containsExactly(0.0, 1.0, 2.5);
         assertThat(s.full().durationMs()).isEqualTo(1500);
         assertThat(s.quick().repetitions()).isEqualTo(3);
+        assertThat(s.full().maxSlowdown()).isEqualTo(Matrix.DEFAULT_MAX_SLOWDOWN);
+    }
+
+    @Test
+    void shouldTakeAQuickPresetCapOnStarvedVictims() {
+        Scenario s = parser.parse("demo.scenario", GOOD + "[quick]\nmax-slowdown = 5\n");
+        assertThat(s.quick().maxSlowdown()).isEqualTo(5);
+        assertThat(s.quick().withRepetitions(2).maxSlowdown()).isEqualTo(5);
+        assertThat(s.full().maxSlowdown()).isEqualTo(10);
     }
 
     static Stream<Arguments> badScenarios() {
@@ -59,6 +68,8 @@ class ScenarioParserTest {
             Arguments.of("name = demo\n[victim]\nworkload = cpu-victim\n[matrix]\npolicies = default\nloads = 1,,2", "6:11", "empty item"),
             Arguments.of("name = demo\n[victm]\n", "2:2", "unknown section [victm]"),
             Arguments.of("name = demo\nfoo = 1", "2:1", "unknown key 'foo'"),
+            Arguments.of("name = demo\n[victim]\nworkload = cpu-victim\n[matrix]\npolicies = default\nloads = 1\nmax-slowdown = 1",
+                    "7:16", "between 2 and 100"),
             Arguments.of("name = demo\nname = again", "2:1", "set twice (first on line 1)"),
             Arguments.of("title = x", "1:1", "'name' is required"),
             Arguments.of("name = Demo!", "1:8", "lower-case letters"),

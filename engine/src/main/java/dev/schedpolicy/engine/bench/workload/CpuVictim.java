@@ -33,6 +33,7 @@ public final class CpuVictim {
         int workers = (int) args.getLong("workers", 1);
         long units = args.getLong("units", 1000);
         long maxNs = args.getLong("max-ms", Long.MAX_VALUE / 2_000_000L) * 1_000_000L;
+        warmUpReporting();
         if (!Protocol.readyAndWait()) {
             return;
         }
@@ -57,7 +58,7 @@ public final class CpuVictim {
                 ends[id] = System.nanoTime();
                 done.countDown();
                 try {
-                    release.await(); // stay alive so the main thread can read this thread's schedstat
+                    release.await(); // stay alive so this thread's schedstat can still be read
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -68,8 +69,36 @@ public final class CpuVictim {
         done.await();
         long workNs = System.nanoTime() - start;
         Map<Long, SelfStat.Thread> after = SelfStat.threads();
+        Protocol.result(resultJson(workers, units, doneUnits, ends, start, workNs, SelfStat.delta(before, after), after));
+        // the workers stay alive until the runner has read this process's CPU time from /proc
+        Protocol.awaitExit();
         release.countDown();
-        long[] d = SelfStat.delta(before, after);
+        for (Thread t : threads) {
+            t.join();
+        }
+    }
+
+    /**
+     * Runs the result path once before {@code READY} (thread start, /proc reads, JSON building), so its class
+     * loading and compilation do not land inside the measuring window of the real run.
+     */
+    private static void warmUpReporting() throws InterruptedException {
+        CountDownLatch latch = new CountDownLatch(1);
+        Thread t = new Thread(latch::countDown, "victim-warm-up");
+        t.start();
+        latch.await();
+        t.join();
+        Map<Long, SelfStat.Thread> now = SelfStat.threads();
+        Map<Long, SelfStat.Thread> fake = new java.util.LinkedHashMap<>(now);
+        fake.put(-1L, new SelfStat.Thread("victim-w0", 1, 1, 1));
+        if (resultJson(1, 1, new long[] {1}, new long[] {1}, 0, 1, SelfStat.delta(now, SelfStat.threads()), fake)
+                .isEmpty()) {
+            throw new IllegalStateException();
+        }
+    }
+
+    private static String resultJson(final int workers, final long units, final long[] doneUnits, final long[] ends,
+            final long start, final long workNs, final long[] d, final Map<Long, SelfStat.Thread> after) {
         StringBuilder json = new StringBuilder("{\"workload\":\"cpu-victim\",\"workers\":").append(workers)
                 .append(",\"units\":").append(java.util.Arrays.stream(doneUnits).sum())
                 .append(",\"stoppedEarly\":").append(java.util.Arrays.stream(doneUnits).anyMatch(x -> x < units)).append(",\"workNs\":").append(workNs)
@@ -88,9 +117,6 @@ public final class CpuVictim {
             first = false;
         }
         json.append("]}");
-        for (Thread t : threads) {
-            t.join();
-        }
-        Protocol.result(json.toString());
+        return json.toString();
     }
 }
