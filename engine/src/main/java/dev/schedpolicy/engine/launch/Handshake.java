@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -159,9 +161,11 @@ public final class Handshake implements AutoCloseable {
     }
 
     /**
-     * Unlinks the FIFOs before answering and closing: a shim that opens them later then fails with
+     * Takes the FIFOs away before answering and closing: a shim that opens them later then fails with
      * ENOENT and exits 125, instead of blocking forever on a FIFO nobody holds. A shim that opened
-     * them earlier holds the pipe, so the answer reaches it even after our close.
+     * them earlier holds the pipe, so the answer reaches it even after our close. The directory is
+     * renamed first, atomically: unlinking the FIFOs alone would let a late shim's {@code echo >pid}
+     * create a regular file in it, racing our rmdir and leaving a file behind.
      */
     private void finish(final String word) {
         if (finished) {
@@ -169,7 +173,13 @@ public final class Handshake implements AutoCloseable {
         }
         finished = true;
         try {
-            StateDirs.deleteTree(dir);
+            Path gone = dir.resolveSibling(dir.getFileName() + ".gone");
+            try {
+                Files.move(dir, gone, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                gone = dir;
+            }
+            StateDirs.deleteTree(gone);
         } finally {
             String line = word.replace('\n', ' ') + "\n";
             try (pidFifo; goFifo) {

@@ -104,6 +104,22 @@ class ParkAndReleaseITest {
         assertThat(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEmpty();
     }
 
+    @Test
+    void shouldNeverLeaveAFileWhenShimsRaceAnImmediateAbort() throws Exception {
+        // a late shim must find the handshake gone, not create a regular "pid" file in it
+        for (int i = 0; i < 100; i++) {
+            Process p;
+            try (Handshake h = ParkAndRelease.prepare(Policy.parse("batch"), config())) {
+                p = startPrefixed(h, "sh", "-c", "echo ran");
+            }
+            assertThat(p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).isEqualTo(125);
+        }
+        try (Stream<Path> s = Files.list(state)) {
+            assertThat(s.map(x -> x.getFileName().toString())).allMatch(n -> n.startsWith("park-shim-"));
+        }
+    }
+
     private List<Path> handshakeDirs() {
         try (Stream<Path> s = Files.list(state)) {
             return s.filter(x -> x.getFileName().toString().startsWith("hs-")).toList();
