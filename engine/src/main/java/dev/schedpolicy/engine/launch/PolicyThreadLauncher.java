@@ -231,11 +231,6 @@ public final class PolicyThreadLauncher {
             final List<String> warnings) {
         String expectedGroup = group == null ? null : group.path();
         var onChild = readBack.read(spawned.process.pid(), OptionalLong.empty(), "child", policy, expectedGroup);
-        if (onChild.isPresent() && !onChild.get().matches()) {
-            // a task in do_exit leaves its cgroup before it turns zombie: look again before calling it a mismatch
-            sleepBriefly();
-            onChild = readBack.read(spawned.process.pid(), OptionalLong.empty(), "child", policy, expectedGroup);
-        }
         if (onChild.isEmpty()) {
             AppliedPolicy t = spawned.onThread;
             return new AppliedPolicy(spawned.process.pid(), "launching thread (the child exited before read-back)",
@@ -249,13 +244,4 @@ public final class PolicyThreadLauncher {
         }
         return onChild.get();
     }
-
-    private static void sleepBriefly() {
-        try {
-            Thread.sleep(5);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
 }
