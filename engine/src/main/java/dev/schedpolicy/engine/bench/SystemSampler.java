@@ -3,6 +3,8 @@ package dev.schedpolicy.engine.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import dev.schedpolicy.engine.proc.ProcFs;
+import dev.schedpolicy.engine.proc.TaskStat;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -11,9 +13,11 @@ final class SystemSampler {
     private static final long NS_PER_TICK = 10_000_000L; // USER_HZ 100
 
     private final Path proc;
+    private final ProcFs procFs;
 
     SystemSampler(final Path proc) {
         this.proc = proc;
+        this.procFs = new ProcFs(proc);
     }
 
     /** Idle (idle + iowait) and total CPU time of all CPUs, in ns, from /proc/stat. */
@@ -68,26 +72,12 @@ final class SystemSampler {
     }
 
     private void addProcess(final long pid, final long[] t) {
-        Path dir = proc.resolve(Long.toString(pid));
-        try (Stream<Path> tasks = Files.list(dir.resolve("task"))) {
-            for (Path task : tasks.toList()) {
-                try {
-                    t[0] += Long.parseLong(Files.readString(task.resolve("schedstat")).trim().split("\\s+")[0]);
-                } catch (IOException | RuntimeException e) {
-                    // the thread ended meanwhile
-                }
-            }
-            t[0] += reapedChildrenNs(Files.readString(dir.resolve("stat")).trim());
-        } catch (IOException | RuntimeException e) {
+        try {
+            t[0] += procFs.schedStat(pid).onCpuNanos();
+            procFs.stat(pid).ifPresent(st -> t[0] += st.reapedChildrenTicks() * NS_PER_TICK);
+        } catch (RuntimeException e) {
             // the process ended meanwhile
         }
-    }
-
-    /** cutime+cstime in ns from a /proc/PID/stat line: the CPU of the children the process has waited for. */
-    static long reapedChildrenNs(final String line) {
-        String[] f = line.substring(line.lastIndexOf(')') + 2).trim().split("\\s+");
-        // f[0] is field 3 (state): cutime is field 16 -> index 13, cstime index 14
-        return (Long.parseLong(f[13]) + Long.parseLong(f[14])) * NS_PER_TICK;
     }
 
     /** This JVM's own CPU time in ns (all its threads, ended ones included), or -1 when the JDK cannot tell. */
@@ -99,16 +89,13 @@ final class SystemSampler {
         return -1;
     }
 
+    /** cutime+cstime in ns from a /proc/PID/stat line: the CPU of the children the process has waited for. */
+    static long reapedChildrenNs(final String line) {
+        return TaskStat.parse(line).reapedChildrenTicks() * NS_PER_TICK;
+    }
+
     /** utime+stime+cutime+cstime in ns from one /proc/PID/stat line as a shell read it. */
     static long cpuNsFromStatLine(final String line) {
-        String rest = line.substring(line.lastIndexOf(')') + 2);
-        String[] f = rest.trim().split("\\s+");
-        // rest starts at field 3 (state): utime is field 14 -> index 11
-        List<Integer> idx = List.of(11, 12, 13, 14);
-        long ticks = 0;
-        for (int i : idx) {
-            ticks += Long.parseLong(f[i]);
-        }
-        return ticks * NS_PER_TICK;
+        return TaskStat.parse(line).cpuWithReapedChildrenNanos();
     }
 }

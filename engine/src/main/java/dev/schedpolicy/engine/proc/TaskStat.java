@@ -13,19 +13,14 @@ package dev.schedpolicy.engine.proc;
  * @param numThreads  thread count (field 20)
  * @param policy      kernel scheduling policy number (field 41)
  * @param flags       the kernel's per-task PF_* flags (field 9)
+ * @param reapedChildrenTicks cutime + cstime (fields 16, 17): CPU of children the task has waited for
  */
 public record TaskStat(long pid, String comm, char state, int ppid, long utimeTicks, long stimeTicks, int nice, int numThreads,
-        int policy, long flags) {
+        int policy, long flags, long reapedChildrenTicks) {
     /** USER_HZ is 100 on every architecture Linux exports to user space, independent of CONFIG_HZ. */
     public static final long TICKS_PER_SECOND = 100;
     /** PF_EXITING (include/linux/sched.h): set at the start of exit, long before the task becomes a zombie. */
     static final long PF_EXITING = 0x4;
-
-    /** Without flags, for callers that build one by hand. */
-    public TaskStat(final long pid, final String comm, final char state, final int ppid, final long utimeTicks,
-            final long stimeTicks, final int nice, final int numThreads, final int policy) {
-        this(pid, comm, state, ppid, utimeTicks, stimeTicks, nice, numThreads, policy, 0);
-    }
 
     /**
      * Whether the task is exiting or already a zombie. Such a task's other /proc files no longer tell the truth:
@@ -39,6 +34,11 @@ public record TaskStat(long pid, String comm, char state, int ppid, long utimeTi
         return (utimeTicks + stimeTicks) * 1000 / TICKS_PER_SECOND;
     }
 
+    /** Own CPU time plus that of reaped children, in ns. */
+    public long cpuWithReapedChildrenNanos() {
+        return (utimeTicks + stimeTicks + reapedChildrenTicks) * (1_000_000_000L / TICKS_PER_SECOND);
+    }
+
     /** Parses the line, splitting at the LAST ')' because comm may itself contain spaces and parentheses. */
     public static TaskStat parse(final String line) {
         int open = line.indexOf('(');
@@ -50,6 +50,7 @@ public record TaskStat(long pid, String comm, char state, int ppid, long utimeTi
         // f[0] is field 3 (state); field N is f[N - 3]
         return new TaskStat(Long.parseLong(line.substring(0, open).trim()), line.substring(open + 1, close), f[0].charAt(0), Integer.parseInt(f[1]),
                 Long.parseLong(f[14 - 3]), Long.parseLong(f[15 - 3]), Integer.parseInt(f[19 - 3]),
-                Integer.parseInt(f[20 - 3]), Integer.parseInt(f[41 - 3]), Long.parseLong(f[9 - 3]));
+                Integer.parseInt(f[20 - 3]), Integer.parseInt(f[41 - 3]), Long.parseLong(f[9 - 3]),
+                Long.parseLong(f[16 - 3]) + Long.parseLong(f[17 - 3]));
     }
 }
