@@ -1,12 +1,11 @@
 package dev.schedpolicy.engine.bench;
 
+import dev.schedpolicy.engine.proc.ProcFs;
+import dev.schedpolicy.engine.proc.TaskStat;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import dev.schedpolicy.engine.proc.ProcFs;
-import dev.schedpolicy.engine.proc.TaskStat;
-import java.util.List;
-import java.util.stream.Stream;
 
 /** System-wide and per-process-tree counters read at the edges of a measuring window. */
 final class SystemSampler {
