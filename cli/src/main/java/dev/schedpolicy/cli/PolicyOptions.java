@@ -3,11 +3,9 @@ package dev.schedpolicy.cli;
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.launch.CgroupGroupProvider;
 import dev.schedpolicy.engine.launch.LaunchConfig;
-import dev.schedpolicy.engine.policy.CpuList;
-import dev.schedpolicy.engine.policy.IoPriority;
-import dev.schedpolicy.engine.policy.OnUnsupported;
 import dev.schedpolicy.engine.policy.Policy;
 import dev.schedpolicy.engine.policy.PolicyLimits;
+import dev.schedpolicy.engine.policy.StructuredPolicy;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -49,19 +47,7 @@ final class PolicyOptions {
     Path cgroupParent;
 
     Policy toPolicy() {
-        Policy base = policy == null ? Policy.DEFAULT : Policy.parse(policy);
-        Policy.Builder b = Policy.builder().nice(nice).cpuQuotaPercent(cpuQuota).cpuWeight(cpuWeight)
-                .cpuIdle(cpuIdle ? Boolean.TRUE : null);
-        if (io != null) {
-            b.io(IoPriority.parse(io));
-        }
-        if (cpus != null) {
-            b.cpus(CpuList.parse(cpus));
-        }
-        if (onUnsupported != null) {
-            b.onUnsupported(OnUnsupported.parse(onUnsupported));
-        }
-        return base.overriddenBy(b.build());
+        return StructuredPolicy.of(policy, nice, io, cpuQuota, cpuWeight, cpuIdle ? Boolean.TRUE : null, cpus, onUnsupported);
     }
 
     LaunchConfig launchConfig() {

@@ -1,9 +1,8 @@
 package dev.schedpolicy.engine.agent;
 
 import dev.schedpolicy.engine.policy.InvalidPolicyException;
-import dev.schedpolicy.engine.policy.IoPriority;
-import dev.schedpolicy.engine.policy.OnUnsupported;
 import dev.schedpolicy.engine.policy.Policy;
+import dev.schedpolicy.engine.policy.StructuredPolicy;
 
 /**
  * Turns the separate fields of a Jenkins step, wrapper or form (any of them may be unset) into one
@@ -21,18 +20,7 @@ public final class PolicyForms {
      */
     public static Policy fromFields(final String policy, final Integer nice, final String io, final Integer cpuQuota,
             final Integer cpuWeight, final Boolean cpuIdle, final String cpus, final String onUnsupported) {
-        Policy base = parseOrDefault(policy);
-        Policy.Builder fields = Policy.builder().nice(nice).cpuQuotaPercent(cpuQuota).cpuWeight(cpuWeight).cpuIdle(cpuIdle);
-        if (!blank(io)) {
-            fields.io(IoPriority.parse(io.trim()));
-        }
-        if (!blank(cpus)) {
-            fields.cpus(cpus.trim());
-        }
-        if (!blank(onUnsupported)) {
-            fields.onUnsupported(OnUnsupported.parse(onUnsupported));
-        }
-        return base.overriddenBy(fields.build());
+        return StructuredPolicy.of(policy, nice, io, cpuQuota, cpuWeight, cpuIdle, cpus, onUnsupported);
     }
 
     /** The compact form of {@link #fromFields}; validates like it. */
