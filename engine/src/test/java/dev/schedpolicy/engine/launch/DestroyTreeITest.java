@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 @EnabledOnOs(OS.LINUX)
+@Tag("kernel")
 class DestroyTreeITest {
     @TempDir
     Path state;

@@ -1,6 +1,9 @@
 package dev.schedpolicy.engine.launch;
 
+import dev.schedpolicy.engine.cgroup.CgroupHierarchy;
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.policy.Policy;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -32,6 +35,7 @@ import static org.assertj.core.api.Assertions.fail;
  * JVM, found by a marker in its environment), no file descriptor and no launch thread.
  */
 @EnabledOnOs(OS.LINUX)
+@Tag("kernel")
 class NoLeakITest {
     private static final int LAUNCHES = 200;
     private static final int FD_TOLERANCE = 4;
@@ -41,7 +45,6 @@ class NoLeakITest {
     private static final List<String> TREE = List.of("sh", "-c", "sleep 5 & sleep 5; wait");
     private static final List<String> SLEEP = List.of("sleep", "5");
     private static final List<String> TRUE = List.of("/bin/true");
-    private static final Path[] HIERARCHIES = {Path.of("/sys/fs/cgroup/cpu"), Path.of("/sys/fs/cgroup/cpuacct")};
 
     /** Each launch takes one of these in turn; with three group variants, every pairing occurs several times. */
     enum Scenario {
@@ -284,13 +287,16 @@ class NoLeakITest {
         return -1;
     }
 
+    /**
+     * Every mounted hierarchy (v1 cpu and cpuacct, wherever and however co-mounted, and v2), walked from its
+     * mount point: systemd's v1 layout makes /sys/fs/cgroup/cpu a symlink, which Files.walk would not enter.
+     */
     private List<Path> ourGroups() throws IOException {
         String prefix = "schedpolicy-" + self + "-";
         List<Path> found = new ArrayList<>();
-        for (Path root : HIERARCHIES) {
-            if (!Files.isDirectory(root)) {
-                continue;
-            }
+        List<Path> roots = CgroupSystem.detect().hierarchies().stream().map(CgroupHierarchy::mountPoint).toList();
+        assertThat(roots).as("mounted cgroup hierarchies").isNotEmpty();
+        for (Path root : roots) {
             try (Stream<Path> walk = Files.walk(root, 6)) {
                 walk.filter(Files::isDirectory).filter(d -> d.getFileName().toString().startsWith(prefix)).forEach(found::add);
             }
