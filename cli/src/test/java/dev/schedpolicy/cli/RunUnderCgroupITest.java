@@ -4,10 +4,12 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,8 +42,14 @@ class RunUnderCgroupITest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"/etc/hostname", "/etc"})
-    void shouldSayNotExecutableUnderACgroupPolicy(final String command) throws Exception {
+    @ValueSource(strings = {"plain-file", ""})
+    void shouldSayNotExecutableUnderACgroupPolicy(final String name, @TempDir final Path dir) throws Exception {
+        // a file without execute bits (root may run any file with one), or a directory
+        String command = Files.writeString(dir.resolve("x" + name), "true\n").toString();
+        if (name.isEmpty()) {
+            Files.delete(Path.of(command));
+            command = Files.createDirectory(Path.of(command)).toString();
+        }
         Process p = schedpolicy("run", "--cpu-weight", "50", "--", command).start();
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor()).as(err).isEqualTo(126);

@@ -46,10 +46,12 @@ final class ScopeScan {
                 other++;
             }
         }
-        return new TaskGroupScope(mine, same, other, sample, warnings(mine, autogroup, same, other));
+        String release = proc.read(proc.root().resolve("sys/kernel/osrelease")).map(String::trim).orElse("");
+        return new TaskGroupScope(mine, same, other, sample, warnings(mine, autogroup, same, other, release));
     }
 
-    private static List<String> warnings(final String mine, final boolean autogroup, final int same, final int other) {
+    private static List<String> warnings(final String mine, final boolean autogroup, final int same, final int other,
+            final String release) {
         List<String> warnings = new ArrayList<>();
         if (other == 0) {
             return warnings;
@@ -63,6 +65,10 @@ final class ScopeScan {
         } else {
             warnings.add("nice, batch and idle only act against the " + same + " other processes in " + mine + "; " + other
                     + " processes in other cpu cgroups are not protected by them; " + controls + ".");
+        }
+        if (!release.isEmpty() && !ProbeReport.releaseAtLeast(release, 6, 11)) {
+            warnings.add("Linux " + release + " is older than 6.11: there a SCHED_IDLE task also gives way at once to a task"
+                    + " waking in any task group, but its CPU share is still weighed within its own group only.");
         }
         return warnings;
     }
