@@ -74,6 +74,7 @@ for config in "${configs[@]}"; do
     status=1
     [ "$run" = 0 ] && line="$line; no test ran, see $out/maven.log"
   fi
+  [ -f "$out/jvm-crash" ] && line="$line; rerun after a JVM crash under emulation ($(cut -c1-160 "$out/jvm-crash"))"
   if [ -f "$out/bench.rc" ]; then
     if [ "$(cat "$out/bench.rc")" = 0 ] && grep -q '"partial" : false' "$out/bench/report.json" 2>/dev/null; then
       line="$line; bench (reduced quick) completed"

@@ -89,7 +89,7 @@ class TaskGroupScopeITest {
         double otherGroup = idleShare(first, second);
         System.out.printf("SCHED_IDLE loop beside a normal loop on one CPU: %.1f%% in the same cgroup, %.1f%% when the"
                 + " normal loop is in a sibling cgroup%n", sameGroup, otherGroup);
-        assertThat(sameGroup).isLessThan(15.0);
+        assertThat(sameGroup).isLessThan(20.0);
         assertThat(otherGroup).isBetween(30.0, 70.0);
     }
 
@@ -118,6 +118,12 @@ class TaskGroupScopeITest {
         JnaKernel.get().setAffinity((int) idle.pid(), cpu0);
         JnaKernel.get().setAffinity((int) normal.pid(), cpu0);
         JnaKernel.get().setSchedAttr((int) idle.pid(), new SchedAttr(5, 0, 0, 0, 0));
+        try {
+            // the build may run under nice 19: the idle loop would then keep 3/(3+15) = 17 %, not 0.3 %
+            JnaKernel.get().setSchedAttr((int) normal.pid(), new SchedAttr(0, 0, 0, 0, 0));
+        } catch (dev.schedpolicy.engine.linux.SyscallException notRoot) {
+            // without the right to raise it back, the bound below still holds
+        }
         Thread.sleep(500);
         long i0 = ticks(idle);
         long n0 = ticks(normal);
