@@ -69,15 +69,20 @@ for config in "${configs[@]}"; do
   fi
   read -r run failed skipped < <(summarize "$out"/TEST-*.xml | head -1)
   details=$(summarize "$out"/TEST-*.xml | tail -n +2)
-  line="kernel lab: $kernel, cgroup $cgroup, autogroup $(cat "$out/autogroup"): $run tests run, $failed failed, $skipped skipped ($((SECONDS - start)) s)"
+  line="kernel lab: $kernel, cgroup $cgroup, autogroup $(cat "$out/autogroup"): $run tests, $failed failed, $skipped skipped ($((SECONDS - start)) s)"
   if [ "$run" = 0 ] || [ "$failed" != 0 ] || [ "$(cat "$out/maven.rc")" != 0 ]; then
     status=1
     [ "$run" = 0 ] && line="$line; no test ran, see $out/maven.log"
   fi
   [ -f "$out/jvm-crash" ] && line="$line; rerun after a JVM crash under emulation ($(cut -c1-160 "$out/jvm-crash"))"
   if [ -f "$out/bench.rc" ]; then
-    if [ "$(cat "$out/bench.rc")" = 0 ] && grep -q '"partial" : false' "$out/bench/report.json" 2>/dev/null; then
-      line="$line; bench (reduced quick) completed"
+    # completed, its cgroup rows ran in launch groups, and those groups hold cpu.max / cpu.weight / cpu.idle
+    g=$out/bench-groups.txt
+    if [ "$(cat "$out/bench.rc")" = 0 ] && grep -q '"partial" : false' "$out/bench/report.json" 2>/dev/null &&
+       [ "$(grep -c '"applied" : "background: [^;]*cpu cgroup /schedpolicy-' "$out/bench/report.json")" -ge 3 ] &&
+       grep -q '^quota50: .*cpu.max=50000 100000' "$g" && grep -q '^weight10: .*cpu.weight=10 ' "$g" &&
+       grep -q '^cpu-idle: .*cpu.idle=1' "$g"; then
+      line="$line; bench (reduced quick) completed, cgroup rows on cpu.max, cpu.weight, cpu.idle"
     else
       line="$line; bench FAILED (exit $(cat "$out/bench.rc"), see $out/bench.log)"
       status=1

@@ -1,5 +1,6 @@
 package dev.schedpolicy.engine.cgroup;
 
+import dev.schedpolicy.engine.KernelRelease;
 import dev.schedpolicy.engine.jna.JnaKernel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -205,7 +206,7 @@ class CpuCgroupV2ITest {
         assertThat(forker.waitFor(5, TimeUnit.SECONDS)).isTrue();
         assertThat(tree).noneMatch(CpuCgroupV2ITest::running);
         assertThat(cgroupKill).as("cgroup.kill on kernel " + System.getProperty("os.version"))
-                .isEqualTo(kernelAtLeast(5, 14));
+                .isEqualTo(KernelRelease.atLeast(5, 14));
     }
 
     private CpuCgroup child(final Path parent, final CpuLimits limits) {
@@ -265,12 +266,5 @@ class CpuCgroupV2ITest {
         } catch (IOException gone) {
             return false;
         }
-    }
-
-    static boolean kernelAtLeast(final int major, final int minor) {
-        String[] v = System.getProperty("os.version").split("[.-]");
-        int ma = Integer.parseInt(v[0]);
-        int mi = Integer.parseInt(v[1]);
-        return ma > major || ma == major && mi >= minor;
     }
 }

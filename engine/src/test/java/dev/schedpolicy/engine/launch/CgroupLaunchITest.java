@@ -1,5 +1,6 @@
 package dev.schedpolicy.engine.launch;
 
+import dev.schedpolicy.engine.KernelRelease;
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.policy.Policy;
 import org.junit.jupiter.api.Tag;
@@ -56,7 +57,7 @@ class CgroupLaunchITest {
         Process p;
         String groupPath;
         Path groupDir;
-        try (Handshake h = ParkAndRelease.prepare(Policy.parse("cpu-idle+nice5"), config)) {
+        try (Handshake h = ParkAndRelease.prepare(Policy.parse(KernelRelease.idleGroupPart() + "+nice5"), config)) {
             List<String> argv = new ArrayList<>(h.commandPrefix());
             argv.addAll(List.of("cat", "/proc/self/cgroup"));
             p = new ProcessBuilder(argv).start();

@@ -1,5 +1,6 @@
 package dev.schedpolicy.engine.launch;
 
+import dev.schedpolicy.engine.KernelRelease;
 import dev.schedpolicy.engine.cgroup.CgroupHierarchy;
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.policy.Policy;
@@ -42,7 +43,7 @@ class NoLeakITest {
     private static final int FD_TOLERANCE = 4;
     private static final Duration SETTLE = Duration.ofSeconds(5);
     private static final String BASE = "batch+nice19+io-idle";
-    private static final String[] GROUP_PARTS = {"", "+quota50", "+cpu-idle"};
+    private static final String[] GROUP_PARTS = {"", "+quota50", "+" + KernelRelease.idleGroupPart()};
     private static final List<String> TREE = List.of("sh", "-c", "sleep 5 & sleep 5; wait");
     private static final List<String> SLEEP = List.of("sleep", "5");
     private static final List<String> TRUE = List.of("/bin/true");
