@@ -81,7 +81,8 @@ final class ScopeScan {
         }
         String cgroup = dev.schedpolicy.engine.launch.ReadBack.cpuCgroup(lines);
         if (autogroup && cgroup.equals("/")) {
-            Optional<String> ag = proc.autogroup(pid);
+            // empty: the task sits in the root task group, not an autogroup (seen for tasks of init's session on 7.3)
+            Optional<String> ag = proc.autogroup(pid).filter(a -> !a.isEmpty());
             if (ag.isPresent()) {
                 return Optional.of("autogroup " + ag.get().split(" ")[0] + " in cgroup /");
             }
