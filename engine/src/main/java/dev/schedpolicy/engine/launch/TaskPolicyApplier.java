@@ -1,5 +1,6 @@
 package dev.schedpolicy.engine.launch;
 
+import dev.schedpolicy.engine.linux.Errno;
 import dev.schedpolicy.engine.linux.Kernel;
 import dev.schedpolicy.engine.linux.SchedAttr;
 import dev.schedpolicy.engine.linux.SyscallException;
@@ -58,7 +59,8 @@ final class TaskPolicyApplier {
         try {
             call.run();
         } catch (SyscallException e) {
-            String message = "cannot apply " + what + ": " + e.getMessage() + advice(e, realtimeInNewGroup);
+            String message = "cannot apply " + what + ": " + (realtimeInNewGroup
+                    ? e.call() + " failed with " + (Errno.of(e.errno()) == null ? "errno " + e.errno() : Errno.of(e.errno()).name()) : e.getMessage()) + advice(e, realtimeInNewGroup);
             if (policy.onUnsupported() == OnUnsupported.FAIL) {
                 throw new PolicyApplyException(message, e);
             }

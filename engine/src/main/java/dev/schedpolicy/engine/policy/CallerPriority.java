@@ -39,7 +39,9 @@ public record CallerPriority(int kernelPolicy, int rtPriority, int nice, int iop
         int resultIo = policy.io().map(IoPriority::kernelValue).orElse(ioprio);
         int callerEffective = Favour.effectiveIo(ioprio, kernelPolicy, nice);
         int resultEffective = Favour.effectiveIo(resultIo, resultPolicy, resultNice);
-        if (Favour.ioRank(resultEffective) > Favour.ioRank(callerEffective)) {
+        // with no I/O priority asked, a raised I/O priority only follows a raised class or nice, reported already
+        boolean followsCpu = policy.io().isEmpty() && !raises.isEmpty();
+        if (!followsCpu && Favour.ioRank(resultEffective) > Favour.ioRank(callerEffective)) {
             raises.add("I/O priority " + IoPriority.fromKernel(resultEffective) + " is more favoured than the caller's "
                     + IoPriority.fromKernel(callerEffective) + (ioprio >> 13 == 0 ? " (which follows its CPU priority)" : "")
                     + "; use " + ioAtOrBelow(callerEffective));
