@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A command that lowers itself further right after it starts is legitimate. The read-back of the running child
@@ -28,9 +29,11 @@ class SelfLoweringITest {
         "nice5    | nice -n 5",
         "io-be5   | ionice -c3",
         "batch    | chrt -i 0",
-        "nice5    | taskset -c 0",
+        "cpus=0-1 | taskset -c 0",
     })
     void shouldAcceptACommandThatLowersItselfFurther(final String policy, final String lowering) throws Exception {
+        assumeTrue(!policy.startsWith("cpus") || Runtime.getRuntime().availableProcessors() >= 2,
+                "narrowing the CPU list needs 2 CPUs; this machine has 1");
         List<String> failures = new ArrayList<>();
         for (int i = 0; i < RUNS; i++) {
             List<String> command = new ArrayList<>(List.of(lowering.split(" ")));
