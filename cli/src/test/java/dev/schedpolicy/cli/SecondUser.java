@@ -27,13 +27,16 @@ final class SecondUser implements AutoCloseable {
     private final Path root;
     private final Path home;
     private final String classPath;
+    private final Path tmp;
 
-    private SecondUser(final int uid, final int gid, final Path root, final Path home, final String classPath) {
+    private SecondUser(final int uid, final int gid, final Path root, final Path home, final String classPath) throws IOException {
         this.uid = uid;
         this.gid = gid;
         this.root = root;
         this.home = home;
         this.classPath = classPath;
+        this.tmp = Files.createDirectory(root.resolve("tmp"));
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxrwxrwx"));
     }
 
     /** Creates the user if needed; skips the calling test (with the reason) when this JVM is not root. */
@@ -89,9 +92,12 @@ final class SecondUser implements AutoCloseable {
         return dir;
     }
 
-    /** Runs as this user with a minimal environment: HOME its own, no XDG_RUNTIME_DIR. */
+    /**
+     * Runs as this user with a minimal environment (HOME its own, no XDG_RUNTIME_DIR) and a temporary directory of
+     * this run, so nothing it makes stays in /tmp.
+     */
     CliRunner runner() {
-        return CliRunner.of(prefix(), classPath, List.of());
+        return CliRunner.of(prefix(), classPath, List.of("-XX:-UsePerfData", "-Djava.io.tmpdir=" + tmp));
     }
 
     List<String> prefix() {

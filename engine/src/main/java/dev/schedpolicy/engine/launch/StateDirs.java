@@ -22,10 +22,12 @@ final class StateDirs {
 
     /**
      * The first usable of: {@code $XDG_RUNTIME_DIR/schedpolicy} (per user, nobody else can create names in it),
-     * {@code TMP/schedpolicy-UID}, {@code $HOME/.cache/schedpolicy}. Each is made private here and skipped when it
-     * cannot be: any local user can pre-create the predictable name in a shared /tmp (a directory, a symlink, a
-     * file), and the owner could not even remove it from a sticky /tmp. The XDG and home candidates count only
-     * inside a directory the user owns and others cannot write, so nobody else can have put the name there.
+     * {@code TMP/schedpolicy-UID}, {@code $HOME/.cache/schedpolicy}. Any local user can pre-create the predictable
+     * name in a shared /tmp (a directory, a symlink, a file), which the owner could not even remove from a sticky
+     * /tmp: a name that exists and is not a directory of this user is skipped. The XDG and home candidates count
+     * only inside a directory the user owns and others cannot write, so nobody else can have put the name there.
+     * Nothing is created here (launches that never park need no directory); {@link #ensurePrivate} does that on
+     * first use and still refuses a name someone took in between.
      *
      * @return the chosen directory; when none is usable, the /tmp one, whose use then fails with the reason
      */
@@ -36,14 +38,20 @@ final class StateDirs {
         candidates.add(shared);
         ownPrivateDir(env.get("HOME"), uid).ifPresent(d -> candidates.add(d.resolve(".cache").resolve("schedpolicy")));
         for (Path candidate : candidates) {
-            try {
-                ensurePrivate(candidate, uid);
+            if (!Files.exists(candidate, LinkOption.NOFOLLOW_LINKS) || ownDirectory(candidate, uid)) {
                 return candidate;
-            } catch (IllegalStateException | UncheckedIOException e) {
-                // pre-empted or unusable: the next candidate
             }
         }
         return shared;
+    }
+
+    private static boolean ownDirectory(final Path dir, final long uid) {
+        try {
+            return Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
+                    && ((Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS)).longValue() == uid;
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
     }
 
     private static Optional<Path> ownPrivateDir(final String path, final long uid) {
@@ -52,8 +60,7 @@ final class StateDirs {
         }
         Path dir = Path.of(path);
         try {
-            if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
-                    || ((Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS)).longValue() != uid) {
+            if (!ownDirectory(dir, uid)) {
                 return Optional.empty();
             }
             int mode = (Integer) Files.getAttribute(dir, "unix:mode", LinkOption.NOFOLLOW_LINKS);

@@ -33,6 +33,10 @@ class StateDirsTest {
     }
 
     private Path home() throws Exception {
+        Path existing = root.resolve("home");
+        if (Files.isDirectory(existing)) {
+            return existing;
+        }
         return Files.createDirectory(root.resolve("home"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     }
 
@@ -43,7 +47,10 @@ class StateDirsTest {
         Path chosen = StateDirs.choose(UID, Map.of("HOME", home().toString()), tmp);
 
         assertThat(chosen).isEqualTo(tmp.resolve("schedpolicy-" + UID));
+        assertThat(chosen).as("created on first use only").doesNotExist();
+        StateDirs.ensurePrivate(chosen, UID);
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(chosen))).isEqualTo("rwx------");
+        assertThat(StateDirs.choose(UID, Map.of("HOME", home().toString()), tmp)).isEqualTo(chosen);
     }
 
     @Test
