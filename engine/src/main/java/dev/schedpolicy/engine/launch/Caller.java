@@ -29,43 +29,9 @@ final class Caller {
 
     /** {@code builder.start()} from a fresh thread with the main thread's signal mask, so the child gets a normal one. */
     static Process spawn(final LaunchConfig config, final ProcessBuilder builder) throws IOException {
-        Object[] outcome = new Object[1];
-        Thread thread = new Thread(() -> {
-            try {
-                takeMainThreadSignalMask(config);
-                outcome[0] = builder.start();
-            } catch (IOException | RuntimeException | Error e) {
-                outcome[0] = e;
-            }
-        }, "schedpolicy-spawn");
-        thread.setDaemon(true);
-        thread.start();
-        joinUninterruptibly(thread);
-        if (outcome[0] instanceof IOException e) {
-            throw e;
-        }
-        if (outcome[0] instanceof RuntimeException e) {
-            throw e;
-        }
-        if (outcome[0] instanceof Error e) {
-            throw e;
-        }
-        return (Process) outcome[0];
-    }
-
-    /** The spawn must finish or fail on its own: abandoning it could leak the child. Restores the interrupt flag. */
-    static void joinUninterruptibly(final Thread thread) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                thread.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        return FreshThread.run("schedpolicy-spawn", () -> {
+            takeMainThreadSignalMask(config);
+            return builder.start();
+        });
     }
 }

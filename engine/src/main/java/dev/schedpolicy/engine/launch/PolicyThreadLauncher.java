@@ -99,35 +99,22 @@ public final class PolicyThreadLauncher {
 
     private SpawnResult spawnOnPolicyThread(final ProcessBuilder builder, final Policy policy, final CpuGroupLease group)
             throws IOException {
-        Object[] outcome = new Object[1];
         int[] tid = new int[1];
-        Thread thread = new Thread(() -> {
-            try {
+        try {
+            return FreshThread.run("schedpolicy-launch", () -> {
                 tid[0] = config.kernel().gettid();
                 LAUNCHING.add((long) tid[0]);
-                outcome[0] = applyAndSpawn(tid[0], builder, policy, group);
-            } catch (IOException | RuntimeException | Error e) {
-                outcome[0] = e;
-            } finally {
-                LAUNCHING.remove((long) tid[0]);
+                try {
+                    return applyAndSpawn(tid[0], builder, policy, group);
+                } finally {
+                    LAUNCHING.remove((long) tid[0]);
+                }
+            });
+        } finally {
+            if (group != null && tid[0] != 0) {
+                awaitTaskExit(tid[0]);
             }
-        }, "schedpolicy-launch");
-        thread.setDaemon(true);
-        thread.start();
-        Caller.joinUninterruptibly(thread);
-        if (group != null && tid[0] != 0) {
-            awaitTaskExit(tid[0]);
         }
-        if (outcome[0] instanceof IOException e) {
-            throw e;
-        }
-        if (outcome[0] instanceof RuntimeException e) {
-            throw e;
-        }
-        if (outcome[0] instanceof Error e) {
-            throw e;
-        }
-        return (SpawnResult) outcome[0];
     }
 
     /**

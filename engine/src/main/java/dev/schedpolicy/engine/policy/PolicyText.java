@@ -27,7 +27,7 @@ final class PolicyText {
     /** {@code text} with every non-printable character written as \\uXXXX, safe to echo in a message. */
     static String shown(final String text) {
         if (text == null) {
-            return "";
+            return "null";
         }
         StringBuilder b = new StringBuilder();
         text.chars().forEach(c -> b.append(c < 0x20 || c > 0x7e ? String.format("\\u%04x", c) : String.valueOf((char) c)));
