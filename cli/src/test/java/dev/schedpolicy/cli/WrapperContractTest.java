@@ -1,5 +1,6 @@
 package dev.schedpolicy.cli;
 
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The promises of run that a user relies on without reading the docs (issue 11), in-process: one clear line and
@@ -87,6 +89,18 @@ class WrapperContractTest {
         assertThat(o.err()).contains(message).contains(hint).doesNotContain("expected only one match");
         assertThat(o.err().lines().filter(l -> l.startsWith("\tat ")).count()).as("no stack trace").isZero();
         assertThat(o.code()).isEqualTo(exitCode);
+    }
+
+    /** A realtime class cannot run in a new v1 group without realtime runtime: the message names that, not CAP_SYS_NICE. */
+    @Test
+    void shouldBlameTheGroupsRealtimeRuntimeForRealtimeWithACgroupControl() {
+        assumeTrue(ProcessHandle.current().info().user().orElse("").equals("root"), "--allow-raise is for root (CI runs as root)");
+        assumeTrue(CgroupSystem.detect().cpuHierarchy().map(h -> Files.exists(h.mountPoint().resolve("cpu.rt_runtime_us"))).orElse(false),
+                "this kernel has no realtime group scheduling (cpu.rt_runtime_us), so a realtime class works in a new group");
+        Outcome o = execute("run", "--allow-raise", "--policy", "rr", "--cpu-quota", "50", "--", "true");
+
+        assertThat(o.code()).isEqualTo(ExitCodes.POLICY_NOT_APPLIED);
+        assertThat(o.err()).contains("cpu.rt_runtime_us is 0").doesNotContain("CAP_SYS_NICE").doesNotContain("lowering is always allowed");
     }
 
     /** Options end at the command, as for nice, chrt and timeout: the command gets everything after its name. */
