@@ -18,10 +18,13 @@ import java.util.concurrent.Callable;
 
 /** {@code schedpolicy run [options] -- COMMAND [ARGS...]}. */
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Run COMMAND so that its first instruction, and every process it starts, runs under the policy.",
-                "stdin, stdout and stderr are the command's own; signals sent to schedpolicy are forwarded;",
-                "the exit status is the command's (128+N when it died from signal N); 125 only when the",
-                "policy could not be applied, and then the command did not run. Options end at COMMAND."},
+        description = {"Run COMMAND so that its first instruction, and every process it starts, runs",
+                "under the policy.",
+                "Options end at COMMAND. stdin, stdout and stderr are the command's own;",
+                "signals sent to schedpolicy are forwarded. The exit status is the command's",
+                "(128+N when it died from signal N); 125 only when the policy could not be",
+                "applied, and then the command did not run. The command never gets a higher",
+                "priority than its caller has, unless root passes --allow-raise."},
         footer = {"%nExamples:", "  schedpolicy run --policy idle -- make -j8",
                 "  schedpolicy run --policy batch --nice 19 --io idle -- ./gradlew build",
                 "  schedpolicy run --cpu-quota 50 --verify -- cc -O2 big.c"})
@@ -35,7 +38,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--verify", description = "print what the kernel reports for the command (on stderr)")
     boolean verify;
 
-    @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "the command and its arguments (put -- before it)")
+    @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "the command and its arguments (a -- before it is optional)")
     List<String> command;
 
     @Override
