@@ -22,8 +22,8 @@ import java.util.OptionalLong;
  * child's dispositions. A terminal's Ctrl-C already reaches the command (same foreground process group), so
  * SIGINT is then caught without forwarding, as sudo does. SIGQUIT belongs to the JVM (a thread dump into the
  * command's stdout) and Java may not handle it: it is discarded natively, and Ctrl-\ reaches the command from
- * the terminal (jcmd and jstack, which knock with SIGQUIT, cannot attach to a running {@code run}). USR2 is the JVM's suspend signal and ILL, FPE, SEGV, BUS, TRAP, ABRT and SYS report faults; they
- * stay the JVM's.
+ * the terminal (jcmd and jstack, which knock with SIGQUIT, cannot attach to a running {@code run}). USR2 is
+ * the JVM's suspend signal and ILL, FPE, SEGV, BUS, TRAP, ABRT and SYS report faults: they stay the JVM's.
  */
 final class SignalForwarder implements AutoCloseable {
     private static final Map<String, Integer> FORWARDED = forwarded();
