@@ -33,7 +33,8 @@ public record CallerPriority(int kernelPolicy, int rtPriority, int nice, int iop
                 || Favour.isRealtime(resultPolicy) && Favour.isRealtime(kernelPolicy) && resultRt > rtPriority) {
             raises.add("scheduling class " + label(resultPolicy, resultRt) + " is more favoured than the caller's "
                     + label(kernelPolicy, rtPriority) + "; use " + classesAtOrBelow(kernelPolicy));
-        } else if (Favour.weighsNice(resultPolicy) && Favour.weighsNice(kernelPolicy) && resultNice < nice) {
+        } else if (resultNice < nice) {
+            // even where the class ignores nice (idle), a lower nice is a raise the kernel refuses without privilege
             raises.add("nice " + resultNice + " is more favoured than the caller's nice " + nice + "; use " + nice + "..19");
         }
         int resultIo = policy.io().map(IoPriority::kernelValue).orElse(ioprio);

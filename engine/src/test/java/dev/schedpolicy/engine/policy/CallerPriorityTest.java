@@ -36,6 +36,8 @@ class CallerPriorityTest {
         "5, 0,  0,    batch,        true",
         "5, 0,  0,    idle,         false",
         "5, 0,  0,    nice5,        false",
+        "5, 10, 0,    nice5,        true",
+        "3, 10, 0,    idle+nice0,   true",
         "5, 0,  0,    io-be7,       true",
         "5, 0,  0,    io-idle,      false",
         "3, 0,  0,    normal,       true",
