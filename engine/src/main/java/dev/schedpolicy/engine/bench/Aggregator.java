@@ -1,5 +1,6 @@
 package dev.schedpolicy.engine.bench;
 
+import dev.schedpolicy.engine.proc.ProcFs;
 import dev.schedpolicy.engine.report.BenchReport;
 import dev.schedpolicy.engine.report.Stat;
 import dev.schedpolicy.engine.scenario.Builtin;
@@ -7,8 +8,6 @@ import dev.schedpolicy.engine.scenario.Matrix;
 import dev.schedpolicy.engine.scenario.Scenario;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,22 +29,18 @@ final class Aggregator {
     private final double calibration;
     private final List<String> warnings;
     private final Consumer<String> warn;
+    private final ProcFs procFs;
     private Double loadAverageAtStart;
 
     Aggregator(final Scenario scenario, final Matrix matrix, final int ncpu, final double calibration,
-            final List<String> warnings, final Consumer<String> warn) {
+            final List<String> warnings, final Consumer<String> warn, final ProcFs procFs) {
         this.scenario = scenario;
         this.matrix = matrix;
         this.ncpu = ncpu;
         this.calibration = calibration;
         this.warnings = warnings;
         this.warn = warn;
-    }
-
-    /** The 1-minute load average from /proc/loadavg, or null. */
-    static Double loadAverage() {
-        String load = read("/proc/loadavg");
-        return load == null ? null : Double.valueOf(load.split("\\s+")[0]);
+        this.procFs = procFs;
     }
 
     Aggregator loadAverageAtStart(final Double value) {
@@ -53,11 +48,11 @@ final class Aggregator {
         return this;
     }
 
-    BenchReport report(final List<MatrixRunner.Sample> samples, final int planned, final Instant started,
+    BenchReport report(final List<Sample> samples, final int planned, final Instant started,
             final String failure, final String preset, final long seed) {
-        List<MatrixRunner.Sample> base = samples.stream().filter(s -> s.run().baseline()).toList();
+        List<Sample> base = samples.stream().filter(s -> s.run().baseline()).toList();
         boolean victim = !scenario.victim().isNone();
-        double baseRate = Stat.of(base.stream().map(MatrixRunner.Sample::victimRate).toList()).mean();
+        double baseRate = Stat.of(base.stream().map(Sample::victimRate).toList()).mean();
         double baseBgRate = Stat.of(base.stream().filter(s -> s.bgCopies() > 0)
                 .map(s -> s.bgUnits() / (s.windowNs() / 1e9) / s.bgCopies()).toList()).mean();
         if (Double.isNaN(baseBgRate) && cpuLooper()) {
@@ -74,7 +69,7 @@ final class Aggregator {
                 BenchPolicy policy = BenchPolicy.of(label, ncpu);
                 boolean fromBaseline = load == 0 && victim && scenario.policyTarget() == Scenario.PolicyTarget.BACKGROUND
                         && scenario.loadAxis() == Scenario.LoadAxis.BACKGROUND;
-                List<MatrixRunner.Sample> mine = fromBaseline ? base : samples.stream()
+                List<Sample> mine = fromBaseline ? base : samples.stream()
                         .filter(s -> !s.run().baseline() && s.run().policy().label().equals(policy.label())
                                 && s.run().load() == load)
                         .toList();
@@ -85,8 +80,8 @@ final class Aggregator {
             }
         }
         BenchReport.Baseline baseline = base.isEmpty() ? null : new BenchReport.Baseline(
-                Stat.orNull(base.stream().map(MatrixRunner.Sample::victimRate).toList()),
-                Stat.orNull(base.stream().map(MatrixRunner.Sample::victimWorkMs).toList()),
+                Stat.orNull(base.stream().map(Sample::victimRate).toList()),
+                Stat.orNull(base.stream().map(Sample::victimWorkMs).toList()),
                 Stat.orNull(base.stream().filter(s -> s.bgCopies() > 0)
                         .map(s -> s.bgUnits() / (s.windowNs() / 1e9)).toList()),
                 victim ? (scenario.victim().isCommand() ? "runs/s" : "units/s per worker") : bgUnit);
@@ -108,7 +103,7 @@ final class Aggregator {
         return b == Builtin.CPU_LOOPER || b == Builtin.LOOP_COUNTER;
     }
 
-    private BenchReport.Cell cell(final String policy, final double load, final List<MatrixRunner.Sample> s,
+    private BenchReport.Cell cell(final String policy, final double load, final List<Sample> s,
             final boolean fromBaseline, final double baseRate, final double baseBgRate, final String bgUnit) {
         boolean victim = !scenario.victim().isNone();
         Stat kept = victim ? stat(s, x -> 100 * x.victimRate() / baseRate) : null;
@@ -166,7 +161,7 @@ final class Aggregator {
                 wallOverCpu, gap, threads);
     }
 
-    private static List<BenchReport.ThreadDetail> averageThreads(final List<MatrixRunner.Sample> s) {
+    private static List<BenchReport.ThreadDetail> averageThreads(final List<Sample> s) {
         List<BenchReport.ThreadDetail> out = new ArrayList<>();
         int n = s.get(0).threads().size();
         for (int i = 0; i < n; i++) {
@@ -182,12 +177,12 @@ final class Aggregator {
         return out;
     }
 
-    private static Stat stat(final List<MatrixRunner.Sample> s, final ToDoubleFunction<MatrixRunner.Sample> f) {
+    private static Stat stat(final List<Sample> s, final ToDoubleFunction<Sample> f) {
         return Stat.orNull(s.stream().map(x -> f.applyAsDouble(x)).toList());
     }
 
     private BenchReport.Machine machine() {
-        String host = read("/proc/sys/kernel/hostname");
+        String host = procFs.hostname().orElse(null);
         if (host == null) {
             try {
                 host = InetAddress.getLocalHost().getHostName();
@@ -195,19 +190,12 @@ final class Aggregator {
                 host = "unknown";
             }
         }
-        String auto = read("/proc/sys/kernel/sched_autogroup_enabled");
+        String auto = procFs.read(procFs.root().resolve("sys/kernel/sched_autogroup_enabled")).map(String::trim)
+                .orElse(null);
         Double loadAvg = loadAverageAtStart;
         return new BenchReport.Machine(host, ncpu, System.getProperty("os.version"), System.getProperty("os.arch"),
                 System.getProperty("java.version"), auto == null ? null : auto.equals("1"), loadAvg,
                 "victim and background are children of the benchmark: same session (autogroup) and, unless the "
                         + "policy puts one in its own cgroup, the same cpu cgroup, so per-task policies act between them");
-    }
-
-    private static String read(final String path) {
-        try {
-            return Files.readString(Path.of(path)).trim();
-        } catch (IOException e) {
-            return null;
-        }
     }
 }

@@ -84,6 +84,13 @@ public final class BenchOptions {
             return reason != null;
         }
 
+        /** Ends the current run when the benchmark was cancelled. */
+        void throwIfCancelled() {
+            if (reason != null) {
+                throw new RunAborted(RunAborted.Kind.CANCELLED, reason);
+            }
+        }
+
         public String reason() {
             return reason;
         }
