@@ -10,15 +10,31 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /** The started background of one run: its processes and the work units they report. */
 final class Background {
-    static final Background NONE = new Background(List.of(), 0);
+    static final Background NONE = new Background(List.of(), 0, List.of());
 
     private final List<ProcessStarter.Started> processes;
     private final int copies;
+    private final List<String> where;
     private final List<AtomicLong> units = new ArrayList<>();
 
-    Background(final List<ProcessStarter.Started> processes, final int copies) {
+    /** @param where per process, the task group it was placed in ("" when it shares the victim's) */
+    Background(final List<ProcessStarter.Started> processes, final int copies, final List<String> where) {
         this.processes = List.copyOf(processes);
         this.copies = copies;
+        this.where = List.copyOf(where);
+    }
+
+    /** What the kernel reported for the background, in words; one line for copies that all read the same. */
+    String applied() {
+        List<String> distinct = new ArrayList<>();
+        for (int i = 0; i < processes.size(); i++) {
+            String w = where.get(i);
+            String text = processes.get(i).applied() + (w.isEmpty() ? "" : " in " + w.replaceAll(" /.*", ""));
+            if (!distinct.contains(text)) {
+                distinct.add(text);
+            }
+        }
+        return (processes.size() > 1 ? processes.size() + " processes: " : "") + String.join(", ", distinct);
     }
 
     List<ProcessStarter.Started> processes() {

@@ -21,7 +21,7 @@ final class CellRunner {
     }
 
     /** @param mine collects every process started for the run, for the caller to close */
-    Sample run(final PlannedRun r, final List<ProcessStarter.Started> mine) throws Exception {
+    Sample run(final PlannedRun r, final List<ProcessStarter.Started> mine, final Placement placement) throws Exception {
         int copies = plan.backgroundCopies(r);
         int workers = plan.victimWorkers(r);
         List<String> applied = new ArrayList<>();
@@ -29,14 +29,14 @@ final class CellRunner {
         // hogs a JVM would otherwise need a minute of starved start-up before it could even say READY
         Victims victims = Victims.NONE;
         if (plan.builtinVictim()) {
-            victims = launcher.startVictims(r, plan.victimPolicy(r), workers, copies, applied);
+            victims = launcher.startVictims(r, plan.victimPolicy(r), workers, copies, applied, placement);
             mine.addAll(victims.started());
         }
         Background bg = Background.NONE;
         if (copies > 0) {
-            bg = launcher.startBackground(plan.backgroundPolicy(r), copies);
+            bg = launcher.startBackground(plan.backgroundPolicy(r), copies, placement);
             mine.addAll(bg.processes());
-            bg.processes().forEach(p -> applied.add(0, "background: " + p.applied()));
+            applied.add(0, "background: " + bg.applied());
         }
         String appliedText = String.join("; ", applied);
         if (plan.scenario().victim().isNone()) {
@@ -48,7 +48,7 @@ final class CellRunner {
         if (plan.scenario().victim().isCommand()) {
             CommandVictim victim = new CommandVictim(plan.scenario().victim().command(), launcher, tracker, sampler,
                     Math.max(600_000, 50 * plan.matrix().durationMs()));
-            CommandVictim.Measured m = victim.run(bg, plan.victimPolicy(r), applied, cancellation);
+            CommandVictim.Measured m = victim.run(bg, plan.victimPolicy(r), applied, cancellation, placement);
             return Sample.of(r, m.before(), m.after(), List.of(m.result()), m.processCpuNs(), 1, String.join("; ", applied),
                     copies);
         }

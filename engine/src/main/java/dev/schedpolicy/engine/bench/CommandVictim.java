@@ -37,7 +37,7 @@ final class CommandVictim {
     }
 
     Measured run(final Background bg, final BenchPolicy policy, final List<String> applied,
-            final BenchOptions.Cancellation cancellation) throws IOException, InterruptedException {
+            final BenchOptions.Cancellation cancellation, final Placement placement) throws IOException, InterruptedException {
         Path statFile = tracker.log("victim.stat");
         Files.deleteIfExists(statFile);
         String script = "(\n" + command + "\n)\nrc=$?\nread -r s < /proc/$$/stat\n"
@@ -48,7 +48,7 @@ final class CommandVictim {
         pb.redirectError(tracker.log("victim0.err").toFile());
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         Snapshot a = Snapshot.take(sampler, bg, Victims.NONE);
-        ProcessStarter.Started st = launcher.startPoliced(pb, policy);
+        ProcessStarter.Started st = launcher.startPoliced(placement.victim(pb, policy), policy);
         try {
             applied.add("victim: " + st.applied());
             Map<Long, SchedStat> perThread = new LinkedHashMap<>();

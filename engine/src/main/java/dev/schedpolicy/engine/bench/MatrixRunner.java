@@ -1,8 +1,10 @@
 package dev.schedpolicy.engine.bench;
 
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.proc.ProcFs;
 import dev.schedpolicy.engine.report.BenchReport;
 import dev.schedpolicy.engine.scenario.Scenario;
+import dev.schedpolicy.engine.scenario.Topology;
 import dev.schedpolicy.engine.scenario.WorkloadSpec;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /** Runs one scenario's matrix: calibration, warm-up, baselines and cells in random order, then aggregates. */
 final class MatrixRunner {
@@ -19,6 +22,17 @@ final class MatrixRunner {
     private final RunPlan plan;
     private final ProcessStarter starter;
     private final SystemSampler sampler = new SystemSampler(ProcFs.system());
+    private final Supplier<CgroupSystem> cgroups = new Supplier<>() {
+        private CgroupSystem detected;
+
+        @Override
+        public synchronized CgroupSystem get() {
+            if (detected == null) {
+                detected = CgroupSystem.detect();
+            }
+            return detected;
+        }
+    };
     private final List<String> warnings = new ArrayList<>();
     private final Set<String> unavailable = new LinkedHashSet<>();
     private long startNanos;
@@ -36,7 +50,7 @@ final class MatrixRunner {
             s = s.withBackground(WorkloadSpec.command(options.backgroundCommand, 1));
         }
         int ncpu = options.ncpu != null ? options.ncpu : Runtime.getRuntime().availableProcessors();
-        this.plan = new RunPlan(s, options.matrix(), ncpu);
+        this.plan = new RunPlan(s, options.matrix(), ncpu, machineTopology());
         this.starter = options.starter != null ? options.starter : Starters.defaultStarter();
     }
 
@@ -70,20 +84,25 @@ final class MatrixRunner {
                 if (Thread.currentThread().isInterrupted()) {
                     throw new InterruptedException("interrupted");
                 }
-                if (unavailable.contains(r.policy().label())) {
+                if (unavailable.contains(r.policy().label()) || unavailable.contains(r.topology().id())) {
                     runsDone++;
                     continue;
                 }
                 try {
                     samples.add(measure(cells, r));
                 } catch (RunAborted e) {
-                    if (e.kind() != RunAborted.Kind.POLICY_UNAVAILABLE) {
+                    runsDone++;
+                    if (e.kind() == RunAborted.Kind.POLICY_UNAVAILABLE) {
+                        unavailable.add(r.policy().label());
+                        warnOnce("policy '" + r.policy().label() + "' cannot be applied here, its row is skipped: "
+                                + e.getMessage());
+                    } else if (e.kind() == RunAborted.Kind.TOPOLOGY_UNAVAILABLE) {
+                        unavailable.add(r.topology().id());
+                        warnOnce("topology " + r.topology().id() + " cannot be set up here, it is skipped: "
+                                + e.getMessage());
+                    } else {
                         throw e;
                     }
-                    unavailable.add(r.policy().label());
-                    runsDone++;
-                    warnOnce("policy '" + r.policy().label() + "' cannot be applied here, its row is skipped: "
-                            + e.getMessage());
                 }
             }
         } catch (RunAborted e) {
@@ -95,15 +114,26 @@ final class MatrixRunner {
             failure = options.cancellation().isCancelled() ? "interrupted: " + options.cancellation().reason()
                     : e.getMessage() == null ? e.toString() : e.getMessage();
         }
-        return new Aggregator(plan.scenario(), plan.matrix(), plan.ncpu(), calibration, warnings, this::warnOnce,
-                sampler.procFs()).loadAverageAtStart(loadAverageAtStart)
+        return new Aggregator(plan, calibration, warnings, this::warnOnce, sampler.procFs()).loadAverageAtStart(loadAverageAtStart)
                 .report(samples, runs.size(), started, failure, options.presetLabel(), options.seed);
+    }
+
+    /** Where this machine puts the agent's neighbours: see {@link Topology#MACHINE}. */
+    private Topology machineTopology() {
+        boolean rootCgroup;
+        try {
+            rootCgroup = cgroups.get().ownCpuCgroup().equals("/");
+        } catch (RuntimeException e) {
+            rootCgroup = true; // no cpu controller: every process is in the one root task group
+        }
+        return Topology.machine(sampler.procFs().autogroupEnabled(), rootCgroup);
     }
 
     private Sample measure(final CellRunner cells, final PlannedRun r) throws Exception {
         List<ProcessStarter.Started> mine = new ArrayList<>();
+        Placement placement = new Placement(r.topology(), cgroups, options.cgroupParent());
         try {
-            Sample s = cells.run(r, mine);
+            Sample s = cells.run(r, mine, placement);
             runsDone++;
             String result = "";
             if (!Double.isNaN(s.victimRate()) && !r.warmup()) {
@@ -119,6 +149,7 @@ final class MatrixRunner {
             for (ProcessStarter.Started st : mine) {
                 st.process().onExit().completeOnTimeout(null, 2, TimeUnit.SECONDS).join();
             }
+            placement.close();
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.schedpolicy.engine.bench;
 
 import dev.schedpolicy.engine.report.TextTable;
+import dev.schedpolicy.engine.scenario.Topology;
 
 /**
  * One planned run: a matrix cell's repetition, a baseline or a warm-up.
@@ -10,16 +11,18 @@ import dev.schedpolicy.engine.report.TextTable;
  * @param rep      repetition number, from 1
  * @param baseline the unloaded victim the cells are relative to
  * @param warmup   unmeasured
+ * @param topology where the background sits relative to the victim (baselines: same-group, there is none)
  */
-record PlannedRun(BenchPolicy policy, double load, int rep, boolean baseline, boolean warmup) {
+record PlannedRun(BenchPolicy policy, double load, int rep, boolean baseline, boolean warmup, Topology topology) {
     static PlannedRun warmUp() {
-        return new PlannedRun(BenchPolicy.DEFAULT, 0, 0, true, true);
+        return new PlannedRun(BenchPolicy.DEFAULT, 0, 0, true, true, Topology.SAME_GROUP);
     }
 
     String what() {
         if (warmup) {
             return "warm-up";
         }
-        return (baseline ? "baseline" : policy.label() + " load " + TextTable.formatLoad(load)) + " rep " + rep;
+        return (baseline ? "baseline" : topology.id() + " " + policy.label() + " load " + TextTable.formatLoad(load))
+                + " rep " + rep;
     }
 }

@@ -9,7 +9,9 @@ final class RunAborted extends RuntimeException {
         /** {@link BenchOptions.Cancellation} was used: the whole benchmark stops. */
         CANCELLED,
         /** The engine could not apply the row's policy on this machine: the row is skipped. */
-        POLICY_UNAVAILABLE
+        POLICY_UNAVAILABLE,
+        /** This machine cannot place processes the way the run's topology needs: the topology is skipped. */
+        TOPOLOGY_UNAVAILABLE
     }
 
     private final Kind kind;

@@ -2,6 +2,7 @@ package dev.schedpolicy.engine.bench;
 
 import dev.schedpolicy.engine.scenario.Matrix;
 import dev.schedpolicy.engine.scenario.Scenario;
+import dev.schedpolicy.engine.scenario.Topology;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -12,11 +13,26 @@ final class RunPlan {
     private final Scenario scenario;
     private final Matrix matrix;
     private final int ncpu;
+    private final List<Topology> topologies;
 
-    RunPlan(final Scenario scenario, final Matrix matrix, final int ncpu) {
+    /** @param machine what {@link Topology#MACHINE} means here */
+    RunPlan(final Scenario scenario, final Matrix matrix, final int ncpu, final Topology machine) {
         this.scenario = scenario;
         this.matrix = matrix;
         this.ncpu = ncpu;
+        List<Topology> resolved = new ArrayList<>();
+        for (Topology t : matrix.topologies()) {
+            Topology r = t == Topology.MACHINE ? machine : t;
+            if (!resolved.contains(r)) {
+                resolved.add(r);
+            }
+        }
+        this.topologies = List.copyOf(resolved);
+    }
+
+    /** The matrix's topologies with {@link Topology#MACHINE} resolved, without repeats. */
+    List<Topology> topologies() {
+        return topologies;
     }
 
     Scenario scenario() {
@@ -35,11 +51,13 @@ final class RunPlan {
     List<PlannedRun> runs(final long seed) {
         List<PlannedRun> runs = new ArrayList<>();
         for (int rep = 1; rep <= matrix.repetitions(); rep++) {
-            runs.add(new PlannedRun(BenchPolicy.DEFAULT, 0, rep, true, false));
-            for (String label : matrix.policies()) {
-                for (double load : matrix.loads()) {
-                    if (!coveredByBaseline(load)) {
-                        runs.add(new PlannedRun(BenchPolicy.of(label, ncpu), load, rep, false, false));
+            runs.add(new PlannedRun(BenchPolicy.DEFAULT, 0, rep, true, false, Topology.SAME_GROUP));
+            for (Topology topology : topologies) {
+                for (String label : matrix.policies()) {
+                    for (double load : matrix.loads()) {
+                        if (!coveredByBaseline(load)) {
+                            runs.add(new PlannedRun(BenchPolicy.of(label, ncpu), load, rep, false, false, topology));
+                        }
                     }
                 }
             }
@@ -91,7 +109,8 @@ final class RunPlan {
 
     String summary() {
         return "scenario " + scenario.name() + ": " + matrix.policies().size() + " policies x " + matrix.loads().size()
-                + " loads x " + matrix.repetitions() + " repetitions on " + ncpu + " CPUs, victim " + matrix.durationMs()
-                + " ms unloaded";
+                + " loads x " + matrix.repetitions() + " repetitions x " + topologies.size() + " topologies ("
+                + String.join(", ", topologies.stream().map(Topology::id).toList()) + ") on " + ncpu
+                + " CPUs, victim " + matrix.durationMs() + " ms unloaded";
     }
 }

@@ -4,15 +4,17 @@ import dev.schedpolicy.engine.bench.workload.Kernel;
 import dev.schedpolicy.engine.report.BenchReport;
 import java.util.ArrayList;
 import java.util.List;
+import org.HdrHistogram.Histogram;
 
 /**
  * What one run measured. {@code victimCpuNs} is what the victim's work threads used while working (its
  * self-report: run-queue share, wall/CPU); {@code victimProcessCpuNs} is everything the victim processes used
  * inside the runner's window (start-up excluded), which the CPU totals and the accounting check use;
- * {@code runnerCpuNs} is this JVM's own CPU in the window (-1 unknown).
+ * {@code runnerCpuNs} is this JVM's own CPU in the window (-1 unknown); {@code latency} holds all wakeups of the
+ * run's periodic victims (null for other victims).
  */
 record Sample(PlannedRun run, double victimRate, double victimWorkMs, double victimCpuNs, double victimRunQueueNs,
-        int victimWorkers, BenchReport.Latency latency, List<BenchReport.ThreadDetail> threads, double windowNs,
+        int victimWorkers, Histogram latency, List<BenchReport.ThreadDetail> threads, double windowNs,
         double bgUnits, double bgCpuNs, double idleNs, double psiUs, ProcessStarter.Throttling throttling,
         String applied, int bgCopies, double victimProcessCpuNs, double runnerCpuNs) {
 
@@ -23,20 +25,16 @@ record Sample(PlannedRun run, double victimRate, double victimWorkMs, double vic
         double workMs = Double.NaN;
         double cpu = 0;
         double rq = 0;
-        BenchReport.Latency latency = null;
+        Histogram latency = WakeupLatency.merge(victims);
         List<BenchReport.ThreadDetail> threads = new ArrayList<>();
         if (!victims.isEmpty()) {
             double rateSum = 0;
             double workSum = 0;
-            List<VictimResult.Latency> lats = new ArrayList<>();
             for (VictimResult v : victims) {
                 rateSum += v.rate();
                 workSum += v.workNs();
                 cpu += v.cpuNs();
                 rq += v.runQueueNs();
-                if (v.latencyUs() != null) {
-                    lats.add(v.latencyUs());
-                }
                 for (VictimResult.Thread t : v.threads()) {
                     double slices = Math.max(1, t.timeslices());
                     threads.add(new BenchReport.ThreadDetail(t.name(),
@@ -46,13 +44,6 @@ record Sample(PlannedRun run, double victimRate, double victimWorkMs, double vic
             }
             rate = rateSum / victims.size();
             workMs = workSum / victims.size() / 1e6;
-            if (!lats.isEmpty()) {
-                // copies run side by side: the worst copy is the one a user notices
-                latency = new BenchReport.Latency(lats.stream().mapToDouble(VictimResult.Latency::p50).max().orElse(0),
-                        lats.stream().mapToDouble(VictimResult.Latency::p99).max().orElse(0),
-                        lats.stream().mapToDouble(VictimResult.Latency::p999).max().orElse(0),
-                        lats.stream().mapToDouble(VictimResult.Latency::max).max().orElse(0));
-            }
         }
         double idle = a.cpu().idleNs() < 0 ? Double.NaN : b.cpu().idleNs() - a.cpu().idleNs();
         double psi = a.psiUs() < 0 ? Double.NaN : b.psiUs() - a.psiUs();

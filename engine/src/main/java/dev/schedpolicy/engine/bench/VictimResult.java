@@ -36,9 +36,13 @@ record VictimResult(int workers, double units, double workNs, double cpuNs, doub
         return units / workers / (workNs / 1e9);
     }
 
-    /** Wakeup latency percentiles in microseconds. */
+    /**
+     * Wakeup latency in microseconds.
+     *
+     * @param histogram the HdrHistogram of all wakeups, compressed and base64-encoded
+     */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    record Latency(double p50, double p99, double p999, double max, long count) {
+    record Latency(double p50, double p99, double p999, double max, long count, String histogram) {
     }
 
     /** One worker thread's share, from its own schedstat. */

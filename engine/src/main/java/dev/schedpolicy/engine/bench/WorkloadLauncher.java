@@ -94,9 +94,9 @@ final class WorkloadLauncher {
     }
 
     /** Starts under a policy; a failure to apply a non-default policy makes that policy's row unavailable. */
-    ProcessStarter.Started startPoliced(final ProcessBuilder pb, final BenchPolicy policy) throws IOException {
+    ProcessStarter.Started startPoliced(final Placement.Launch launch, final BenchPolicy policy) throws IOException {
         try {
-            ProcessStarter.Started st = tracker.track(starter.start(pb, policy));
+            ProcessStarter.Started st = tracker.track(starter.start(launch.builder(), policy, launch.cgroupParent()));
             st.warnings().forEach(warn);
             return st;
         } catch (IOException | RuntimeException e) {
@@ -107,71 +107,107 @@ final class WorkloadLauncher {
         }
     }
 
-    Background startBackground(final BenchPolicy policy, final int copies) throws IOException, InterruptedException {
+    /**
+     * Starts the background: one process with a thread (or a shell job) per copy when it shares the victim's
+     * task group, else one process per copy, each placed in its own task group.
+     */
+    Background startBackground(final BenchPolicy policy, final int copies, final Placement placement)
+            throws IOException, InterruptedException {
         WorkloadSpec spec = plan.scenario().background();
-        ProcessBuilder pb;
-        if (spec.isCommand()) {
-            String loop = "i=0; while [ $i -lt " + copies + " ]; do /bin/sh -c \"$0\" & i=$((i+1)); done; wait";
-            pb = new ProcessBuilder("/bin/sh", "-c", loop, spec.command());
-            pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        } else {
-            List<String> args = new ArrayList<>(List.of("--threads", Integer.toString(copies)));
-            if (spec.builtin() == Builtin.MEMORY_LOOPER) {
-                args.addAll(List.of("--mode", "memory"));
+        int processes = placement.spreadsBackground() ? copies : 1;
+        int perProcess = placement.spreadsBackground() ? 1 : copies;
+        List<ProcessStarter.Started> started = new ArrayList<>();
+        List<Placement.Launch> launches = new ArrayList<>();
+        List<String> where = new ArrayList<>();
+        for (int c = 0; c < processes; c++) {
+            ProcessBuilder pb;
+            if (spec.isCommand()) {
+                String loop = "i=0; while [ $i -lt " + perProcess + " ]; do /bin/sh -c \"$0\" & i=$((i+1)); done; wait";
+                pb = new ProcessBuilder("/bin/sh", "-c", loop, spec.command());
+                pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+            } else {
+                pb = backgroundJava(spec, perProcess);
             }
-            if (spec.builtin() == Builtin.LOOP_COUNTER) {
-                args.add("--print-rate");
-            }
-            int heapMb = spec.builtin() == Builtin.MEMORY_LOOPER ? 64 + copies * 48 : 64;
-            pb = java(spec.builtin(), heapMb, args);
+            pb.redirectError(tracker.log("background" + c + ".err").toFile());
+            Placement.Launch launch = placement.backgroundCopy(pb, policy);
+            started.add(startPoliced(launch, policy));
+            launches.add(launch);
+            where.add(launch.where());
         }
-        pb.redirectError(tracker.log("background.err").toFile());
-        ProcessStarter.Started st = startPoliced(pb, policy);
-        Background bg = new Background(List.of(st), copies);
+        Background bg = new Background(started, copies, where);
         if (spec.isCommand()) {
             Thread.sleep(200);
+            for (int c = 0; c < started.size(); c++) {
+                placement.verify(launches.get(c), started.get(c).process().pid());
+            }
             return bg;
         }
-        BufferedReader out = reader(st.process());
-        String first = tracker.readLine(out, st, 30_000);
-        if (first == null || Protocol.progressUnits(first).isEmpty()) {
-            throw new IOException("the background workload did not start: " + tracker.tail("background.err"));
+        for (int c = 0; c < started.size(); c++) {
+            ProcessStarter.Started st = started.get(c);
+            BufferedReader out = reader(st.process());
+            String first = tracker.readLine(out, st, 60_000);
+            if (first == null || Protocol.progressUnits(first).isEmpty()) {
+                throw new IOException("the background workload did not start: " + tracker.tail("background" + c + ".err"));
+            }
+            placement.verify(launches.get(c), st.process().pid());
+            bg.follow(out);
         }
-        bg.follow(out);
         Thread.sleep(150); // let the loopers settle onto the CPUs
         return bg;
     }
 
+    private ProcessBuilder backgroundJava(final WorkloadSpec spec, final int threads) {
+        List<String> args = new ArrayList<>(List.of("--threads", Integer.toString(threads)));
+        int heapMb = 64;
+        switch (spec.builtin()) {
+            case MEMORY_LOOPER -> {
+                args.addAll(List.of("--mode", "memory"));
+                heapMb = 64 + threads * 48;
+            }
+            case LOOP_COUNTER -> args.add("--print-rate");
+            case COMPILE_LOOP -> {
+                args.addAll(List.of("--classes", spec.params().getOrDefault("classes", "60")));
+                heapMb = 128 + threads * 96;
+            }
+            default -> {
+                // a plain CPU looper
+            }
+        }
+        return java(spec.builtin(), heapMb, args);
+    }
+
     Victims startVictims(final PlannedRun r, final BenchPolicy policy, final int workers, final int copies,
-            final List<String> applied) throws IOException {
+            final List<String> applied, final Placement placement) throws IOException {
         WorkloadSpec spec = plan.scenario().victim();
         Matrix matrix = plan.matrix();
         int ncpu = plan.ncpu();
         List<ProcessStarter.Started> victims = new ArrayList<>();
+        List<Placement.Launch> launches = new ArrayList<>();
         List<BufferedReader> readers = new ArrayList<>();
         long durationMs = r.warmup() ? Math.min(matrix.durationMs(), 500) : matrix.durationMs();
         for (int c = 0; c < spec.copies(); c++) {
             List<String> args = new ArrayList<>();
-            if (spec.builtin() == Builtin.PERIODIC) {
-                long period = Long.parseLong(spec.params().getOrDefault("period-ms", "100"));
-                double share = Double.parseDouble(spec.params().getOrDefault("work-share", "0.3"));
-                long perCycle = Math.max(1, Math.round(calibration * period / 1000.0 * share));
-                long cycles = Math.max(2, durationMs / period);
-                args.addAll(List.of("--period-ms", Long.toString(period), "--units-per-cycle", Long.toString(perCycle),
-                        "--cycles", Long.toString(cycles)));
+            if (spec.builtin() == Builtin.PERIODIC || spec.builtin() == Builtin.CYCLICTEST) {
+                args.addAll(periodicArgs(spec, durationMs, r.warmup()));
             } else {
                 long units = Math.max(1, Math.round(calibration * durationMs / 1000.0));
                 args.addAll(List.of("--workers", Integer.toString(workers), "--units", Long.toString(units),
                         "--max-ms", Long.toString((long) matrix.maxSlowdown() * durationMs
                                 * Math.max(1, (workers + ncpu - 1) / ncpu))));
+                if (spec.builtin() == Builtin.TEST_JOB) {
+                    args.addAll(List.of("--forks", spec.params().getOrDefault("forks", "20")));
+                }
             }
             ProcessBuilder pb = java(spec.builtin(), 64, args);
             pb.redirectError(tracker.log("victim" + c + ".err").toFile());
             BenchPolicy p = spec.pinPerCopy() ? policy.pinnedTo(c % ncpu) : policy;
-            ProcessStarter.Started st = startPoliced(pb, p);
+            Placement.Launch launch = placement.victim(pb, p);
+            ProcessStarter.Started st = startPoliced(launch, p);
             victims.add(st);
+            launches.add(launch);
             readers.add(reader(st.process()));
-            applied.add("victim" + (spec.copies() > 1 ? " " + c : "") + ": " + st.applied());
+            applied.add("victim" + (spec.copies() > 1 ? " " + c : "") + ": " + st.applied()
+                    + (launch.where().isEmpty() ? "" : " in " + launch.where()));
         }
         long timeout = 60_000 + 40 * durationMs * Math.max(1, copies + workers);
         for (int c = 0; c < victims.size(); c++) {
@@ -179,8 +215,25 @@ final class WorkloadLauncher {
             if (!Protocol.READY.equals(ready)) {
                 throw new IOException("victim did not start: " + tracker.tail("victim" + c + ".err"));
             }
+            placement.verify(launches.get(c), victims.get(c).process().pid());
         }
         return new Victims(victims, readers, timeout);
+    }
+
+    /**
+     * A periodic victim's arguments: its period and the work per cycle (a share of the period, calibrated), and
+     * enough cycles that the cell's repetitions together hold the scenario's wakeups (key {@code wakeups}), or
+     * else as many as fit the duration.
+     */
+    private List<String> periodicArgs(final WorkloadSpec spec, final long durationMs, final boolean warmup) {
+        double periodMs = Double.parseDouble(spec.params().getOrDefault("period-ms", "100"));
+        double share = Double.parseDouble(spec.params().getOrDefault("work-share", "0.3"));
+        long perCycle = Math.max(1, Math.round(calibration * periodMs / 1000.0 * share));
+        long wakeups = Long.parseLong(spec.params().getOrDefault("wakeups", "0"));
+        long cycles = wakeups > 0 && !warmup ? (wakeups + plan.matrix().repetitions() - 1) / plan.matrix().repetitions()
+                : Math.max(2, Math.round(durationMs / periodMs));
+        return List.of("--period-us", Long.toString(Math.round(periodMs * 1000)), "--units-per-cycle",
+                Long.toString(perCycle), "--cycles", Long.toString(cycles));
     }
 
     /** Says GO to every victim and reads each one's result line. */

@@ -5,9 +5,10 @@ import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
 /**
- * Periodic task: every {@code --period-ms} (100) it wakes at an absolute deadline and does
+ * Periodic task: every {@code --period-us} (100,000) it wakes at an absolute deadline and does
  * {@code --units-per-cycle} kernel units, for {@code --cycles} cycles. Reports wakeup latency
- * (actual wakeup minus deadline, HdrHistogram, microseconds), summed runtime and missed deadlines.
+ * (actual wakeup minus deadline, HdrHistogram, microseconds, the histogram itself included so the runner can
+ * merge runs), summed runtime and missed deadlines.
  */
 public final class PeriodicTask {
     private PeriodicTask() {
@@ -16,7 +17,7 @@ public final class PeriodicTask {
     public static void main(final String[] argv) throws Exception {
         Args args = new Args(argv);
         Kernel.spin(400);
-        long periodNs = args.getLong("period-ms", 100) * 1_000_000L;
+        long periodNs = args.getLong("period-us", 100_000) * 1_000L;
         long unitsPerCycle = args.getLong("units-per-cycle", 10);
         long cycles = args.getLong("cycles", 20);
         // the result path once before READY, so its class loading and compilation stay out of the window
@@ -64,6 +65,14 @@ public final class PeriodicTask {
                 + ",\"cpuNs\":" + d[0] + ",\"runQueueNs\":" + d[1] + ",\"timeslices\":" + d[2]
                 + ",\"latencyUs\":{\"p50\":" + latency.getValueAtPercentile(50)
                 + ",\"p99\":" + latency.getValueAtPercentile(99) + ",\"p999\":" + latency.getValueAtPercentile(99.9)
-                + ",\"max\":" + latency.getMaxValue() + ",\"count\":" + latency.getTotalCount() + "}}";
+                + ",\"max\":" + latency.getMaxValue() + ",\"count\":" + latency.getTotalCount()
+                + ",\"histogram\":\"" + encode(latency) + "\"}}";
+    }
+
+    /** The histogram compressed and base64-encoded: one JSON string the runner decodes and merges. */
+    static String encode(final Histogram h) {
+        java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(h.getNeededByteBufferCapacity());
+        int n = h.encodeIntoCompressedByteBuffer(buf);
+        return java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buf.array(), n));
     }
 }
