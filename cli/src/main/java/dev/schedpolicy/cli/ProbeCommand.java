@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.schedpolicy.engine.policy.Policy;
 import dev.schedpolicy.engine.probe.Capability;
-import dev.schedpolicy.engine.probe.Probe;
+import dev.schedpolicy.engine.cgroup.IdleParent;
+import dev.schedpolicy.engine.probe.AgentAdvice;
 import dev.schedpolicy.engine.probe.ProbeReport;
+import dev.schedpolicy.engine.probe.Recommendation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -37,16 +39,23 @@ public final class ProbeCommand implements Callable<Integer> {
     @Option(names = "--cgroup-parent", paramLabel = "DIR", description = "cgroup directory to try instead of this process's own")
     Path cgroupParent;
 
+    @Option(names = "--idle-parent", paramLabel = "DIR", description = "the machine-wide idle parent to look for"
+            + " (default: schedpolicy.idle at the top of the cpu cgroup hierarchy)")
+    Path idleParent;
+
     @Override
     public Integer call() throws IOException {
         Policy checked = policy == null ? null : Policy.parse(policy);
-        ProbeReport report = Probe.system(Optional.ofNullable(cgroupParent)).run();
+        AgentAdvice advice = AgentAdvice.gather(Optional.ofNullable(cgroupParent), Optional.ofNullable(idleParent));
+        ProbeReport report = advice.probe();
         PrintWriter out = spec.commandLine().getOut();
         List<String> problems = checked == null ? List.of() : report.problemsFor(checked);
         if (json) {
-            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report));
+            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsString(advice));
         } else {
             printTable(report, out);
+            printAdvice(advice, out);
         }
         if (checked != null) {
             PrintWriter where = json ? spec.commandLine().getErr() : out;
@@ -60,6 +69,18 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         out.flush();
         return problems.isEmpty() ? ExitCodes.OK : ExitCodes.POLICY_NOT_APPLIED;
+    }
+
+    private static void printAdvice(final AgentAdvice advice, final PrintWriter out) {
+        IdleParent.Status idle = advice.idleParent();
+        out.println();
+        out.printf("idle parent:    %s: %s%n", idle.path(), idle.detail());
+        Recommendation r = advice.recommendation();
+        out.printf("RECOMMENDED:    %s%n", r.policy() + (r.cgroupParent() == null ? "" : " with --cgroup-parent " + r.cgroupParent()));
+        out.printf("                because %s%n", r.reason());
+        if (r.next() != null) {
+            out.printf("                to protect more: %s%n", r.next());
+        }
     }
 
     private static void printTable(final ProbeReport r, final PrintWriter out) {

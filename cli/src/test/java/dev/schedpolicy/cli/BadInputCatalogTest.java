@@ -53,6 +53,8 @@ class BadInputCatalogTest {
                 Arguments.of(new String[] {"bench", "--topology", "same-group,far-away"}, 2, "unknown topology 'far-away'",
                         "same-group, other-session, other-cgroup, machine"),
                 Arguments.of(new String[] {"bench", "--quick", "--full"}, 2, "exclude each other", "give one of them"),
+                Arguments.of(new String[] {"setup", "--remove", "--user", "jenkins"}, 2, "--remove and --user exclude each other",
+                        "schedpolicy:"),
                 Arguments.of(new String[] {"frobnicate"}, 2, "Unmatched argument", "--help"),
                 Arguments.of(new String[] {}, 2, "a subcommand is needed", "run, probe"));
     }
