@@ -29,7 +29,7 @@ final class Background {
         List<String> distinct = new ArrayList<>();
         for (int i = 0; i < processes.size(); i++) {
             String w = where.get(i);
-            String text = processes.get(i).applied() + (w.isEmpty() ? "" : " in " + w.replaceAll(" /.*", ""));
+            String text = processes.get(i).applied() + (w.isEmpty() ? "" : " in " + w.replaceAll("^(own cgroup) /\\S*$", "$1"));
             if (!distinct.contains(text)) {
                 distinct.add(text);
             }

@@ -68,6 +68,9 @@ public final class IdleParent {
             }
             steps.add("created " + dir);
         }
+        if (controller.version() == CgroupVersion.V2) {
+            controller.prepareParent(dir); // +cpu for its children now, so a delegated user need not
+        }
         if (IdleFile.read(files, dir)) {
             steps.add("cpu.idle is 1");
         } else {
