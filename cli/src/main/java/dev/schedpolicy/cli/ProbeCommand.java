@@ -4,7 +4,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.schedpolicy.engine.policy.Policy;
 import dev.schedpolicy.engine.probe.Capability;
+import dev.schedpolicy.engine.bench.BenchListener;
+import dev.schedpolicy.engine.bench.Benchmark;
+import dev.schedpolicy.engine.bench.RecommendationCheck;
 import dev.schedpolicy.engine.cgroup.IdleParent;
+import dev.schedpolicy.engine.report.BenchReport;
+import dev.schedpolicy.engine.report.TextTable;
+import dev.schedpolicy.engine.scenario.ScenarioCatalog;
 import dev.schedpolicy.engine.probe.AgentAdvice;
 import dev.schedpolicy.engine.probe.ProbeReport;
 import dev.schedpolicy.engine.probe.Recommendation;
@@ -39,6 +45,10 @@ public final class ProbeCommand implements Callable<Integer> {
     @Option(names = "--cgroup-parent", paramLabel = "DIR", description = "cgroup directory to try instead of this process's own")
     Path cgroupParent;
 
+    @Option(names = "--recommend", description = "also run a short topology benchmark (about a minute) that checks the"
+            + " recommended policy beside default and idle in this machine's topology and in other-cgroup")
+    boolean recommend;
+
     @Option(names = "--idle-parent", paramLabel = "DIR", description = "the machine-wide idle parent to look for"
             + " (default: schedpolicy.idle at the top of the cpu cgroup hierarchy)")
     Path idleParent;
@@ -65,6 +75,16 @@ public final class ProbeCommand implements Callable<Integer> {
             } else {
                 where.println("Policy '" + checked.toCompact() + "' cannot be fully applied here:");
                 problems.forEach(p -> where.println("  - " + p));
+            }
+        }
+        if (recommend) {
+            PrintWriter where = json ? spec.commandLine().getErr() : out;
+            BenchReport check = Benchmark.run(RecommendationCheck.options(new ScenarioCatalog(Benchmark::validatePolicy)
+                    .load("seed-cpu-looper"), advice.recommendation()).build(), BenchListener.NONE).report();
+            where.println();
+            where.print(TextTable.verdicts(check));
+            if (check.partial()) {
+                where.println("The check stopped early: " + check.partialReason());
             }
         }
         out.flush();
