@@ -228,11 +228,11 @@ final class WorkloadLauncher {
     private List<String> periodicArgs(final WorkloadSpec spec, final long durationMs, final boolean warmup) {
         double periodMs = Double.parseDouble(spec.params().getOrDefault("period-ms", "100"));
         double share = Double.parseDouble(spec.params().getOrDefault("work-share", "0.3"));
-        long perCycle = Math.max(1, Math.round(calibration * periodMs / 1000.0 * share));
+        long perCycle = Math.max(1, Math.round(calibration * periodMs / 1000.0 * share * Kernel.ITERATIONS_PER_UNIT));
         long wakeups = Long.parseLong(spec.params().getOrDefault("wakeups", "0"));
         long cycles = wakeups > 0 && !warmup ? (wakeups + plan.matrix().repetitions() - 1) / plan.matrix().repetitions()
                 : Math.max(2, Math.round(durationMs / periodMs));
-        return List.of("--period-us", Long.toString(Math.round(periodMs * 1000)), "--units-per-cycle",
+        return List.of("--period-us", Long.toString(Math.round(periodMs * 1000)), "--iterations-per-cycle",
                 Long.toString(perCycle), "--cycles", Long.toString(cycles));
     }
 

@@ -23,12 +23,13 @@ import javax.tools.ToolProvider;
  * (javax.tools, in process) on a generated source tree of {@code --classes C} classes (generics, records,
  * lambdas, streams, switch expressions, cross-references), again and again, with a fresh compiler task every
  * round, so the load churns threads, memory, the GC and caches the way javac does. Sources and class files
- * stay in memory: a killed loop leaves nothing on disk. Every thread compiles the tree once before the first
- * progress line, so the runner's window opens on a compiler in full swing; then it prints
+ * stay in memory: a killed loop leaves nothing on disk. Every thread compiles a small tree once before the
+ * first progress line, so the runner's window opens on a warmed-up compiler; then it prints
  * {@link Protocol#PROGRESS} with the classes generated so far (counted per class as javac writes it) every
  * 100 ms. Runs until killed; needs a JDK (jdk.compiler), not a bare JRE.
  */
 public final class CompileLoop {
+    static final int WARM_UP_CLASSES = 10;
     private CompileLoop() {
     }
 
@@ -41,12 +42,14 @@ public final class CompileLoop {
             throw new IllegalStateException("no Java compiler in this runtime: the compile-loop workload needs a JDK");
         }
         List<JavaFileObject> sources = sources(classes);
+        // a small tree warms the compiler up: with k spread copies starting at once, k full compiles would not
+        List<JavaFileObject> warmUp = sources(Math.min(WARM_UP_CLASSES, classes));
         AtomicLongArray counts = new AtomicLongArray(threads * 16); // one cache line apart
         CountDownLatch warm = new CountDownLatch(threads);
         for (int t = 0; t < threads; t++) {
             int slot = t * 16;
             Thread th = new Thread(() -> {
-                compile(javac, sources, () -> { });
+                compile(javac, warmUp, () -> { });
                 warm.countDown();
                 while (true) {
                     compile(javac, sources, () -> counts.lazySet(slot, counts.get(slot) + 1));
