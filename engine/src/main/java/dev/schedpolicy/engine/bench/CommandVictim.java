@@ -48,9 +48,10 @@ final class CommandVictim {
         pb.redirectError(tracker.log("victim0.err").toFile());
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         Snapshot a = Snapshot.take(sampler, bg, Victims.NONE);
-        ProcessStarter.Started st = launcher.startPoliced(placement.victim(pb, policy), policy);
+        Placement.Launch launch = placement.victim(pb, policy);
+        ProcessStarter.Started st = launcher.startPoliced(launch, policy);
         try {
-            applied.add("victim: " + st.applied());
+            applied.add("victim: " + st.applied() + (launch.where().isEmpty() ? "" : " in " + launch.where()));
             Map<Long, SchedStat> perThread = new LinkedHashMap<>();
             ScheduledFuture<?> kill = tracker.killAfter(st, timeoutMs);
             while (!st.process().waitFor(50, TimeUnit.MILLISECONDS)) {

@@ -145,9 +145,14 @@ final class WorkloadLauncher {
         for (int c = 0; c < started.size(); c++) {
             ProcessStarter.Started st = started.get(c);
             BufferedReader out = reader(st.process());
-            String first = tracker.readLine(out, st, 60_000);
-            if (first == null || Protocol.progressUnits(first).isEmpty()) {
-                throw new IOException("the background workload did not start: " + tracker.tail("background" + c + ".err"));
+            String first;
+            do { // a JVM may print a warning on stdout before the workload's first progress line
+                first = tracker.readLine(out, st, 120_000); // a starved idle background on a busy machine is slow
+            } while (first != null && Protocol.progressUnits(first).isEmpty());
+            if (first == null) {
+                options.cancellation().throwIfCancelled();
+                throw new IOException("the background workload did not start (" + (st.process().isAlive() ? "no progress in"
+                        + " 120 s" : "exit code " + st.process().exitValue()) + "): " + tracker.tail("background" + c + ".err"));
             }
             placement.verify(launches.get(c), st.process().pid());
             bg.follow(out);
