@@ -29,7 +29,7 @@ final class Verdicts {
                 if (shortfall.isPresent()) {
                     fail.add(new BenchReport.Shortfall(policy, shortfall.get()));
                 } else {
-                    protect.add(policy);
+                    protect.add(policy + widestCi(mine));
                 }
             }
             out.add(new BenchReport.Verdict(topology, protect, fail));
@@ -60,6 +60,13 @@ final class Verdicts {
                     worstBackground.backgroundFreeCpuPct().mean(), TextTable.formatLoad(worstBackground.load())));
         }
         return Optional.empty();
+    }
+
+    /** A protecting policy whose kept % is not yet tight: " (CI ±3.1)" with the widest half-width, else "". */
+    private static String widestCi(final List<BenchReport.Cell> cells) {
+        double widest = cells.stream().map(BenchReport.Cell::keptPct).filter(s -> s != null && s.n() > 1)
+                .mapToDouble(Stat::ciHalfWidth).max().orElse(0);
+        return widest > BenchReport.PROTECT_CI_POINTS ? String.format(Locale.ROOT, " (CI ±%.1f)", widest) : "";
     }
 
     private static boolean below(final Stat s, final double target) {

@@ -32,7 +32,8 @@ public record BenchReport(int schemaVersion, String tool, boolean partial, Strin
     /**
      * Which policies protected the victim in one topology: kept it at {@value #PROTECT_KEPT_PCT}% or more of its
      * unloaded rate and let the background use {@value #PROTECT_BACKGROUND_PCT}% or more of the CPU the victim
-     * left free, at every load measured above 0.
+     * left free, at every load measured above 0. A protecting policy whose kept % has a 95% CI half-width above
+     * {@value #PROTECT_CI_POINTS} points at some load carries it, e.g. {@code idle (CI ±3.1)}: not yet certain.
      *
      * @param topology  e.g. {@code other-cgroup}
      * @param protect   policies that met both targets
@@ -58,6 +59,7 @@ public record BenchReport(int schemaVersion, String tool, boolean partial, Strin
 
     public static final double PROTECT_KEPT_PCT = 99;
     public static final double PROTECT_BACKGROUND_PCT = 95;
+    public static final double PROTECT_CI_POINTS = 2;
 
     /** This report reduced to one topology's cells, for renderers that draw one policy x load grid. */
     public BenchReport forTopology(final String topology) {
