@@ -6,6 +6,8 @@ import dev.schedpolicy.engine.bench.BenchResult;
 import dev.schedpolicy.engine.bench.Benchmark;
 import dev.schedpolicy.engine.bench.ProcessStarter;
 import dev.schedpolicy.engine.report.TextTable;
+import dev.schedpolicy.engine.scenario.Matrix;
+import dev.schedpolicy.engine.scenario.Topology;
 import dev.schedpolicy.engine.scenario.Scenario;
 import dev.schedpolicy.engine.scenario.ScenarioCatalog;
 import dev.schedpolicy.engine.scenario.ScenarioException;
@@ -28,6 +30,7 @@ import picocli.CommandLine.Spec;
             "Writes DIR/report.json and DIR/report.html and prints the table."},
         footer = {"", "Examples:", "  schedpolicy bench --quick",
             "  schedpolicy bench --scenario compile-vs-test --victim './mvnw -q test' --background 'make -j4'",
+            "  schedpolicy bench --scenario javac-background --topology other-cgroup --cgroup-parent /sys/fs/cgroup/cpu/schedpolicy.idle",
             "  schedpolicy bench --list"})
 public final class BenchCommand implements Callable<Integer> {
     /** Exit code when the run ended early (failure or Ctrl-C) and only partial results were saved. */
@@ -40,7 +43,7 @@ public final class BenchCommand implements Callable<Integer> {
             defaultValue = "seed-cpu-looper")
     private String scenario;
 
-    @Option(names = "--quick", description = "The scenario's quick preset (seed-cpu-looper: 6 policies x 3 loads x 3 repetitions, under 3 minutes on 2 CPUs)."
+    @Option(names = "--quick", description = "The scenario's quick preset (seed-cpu-looper: 5 policies x 2 loads x 3 repetitions x 2 topologies, about 3 minutes on 2 CPUs)."
             + " The default unless --full, --policies, --loads or --repetitions is given.")
     private boolean quick;
 
@@ -50,7 +53,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--policies", split = ",", paramLabel = "LIST", description = "Policies (rows), e.g. default,nice19,idle,quota50,cpu-idle.")
     private List<String> policies;
 
-    @Option(names = "--loads", split = ",", paramLabel = "LIST", description = "Loads (columns) as multiples, e.g. 0,1,2,4.")
+    @Option(names = "--loads", split = ",", paramLabel = "LIST", description = "Loads (columns) as multiples of the CPU count, 0..64, e.g. 0,1,2,4.")
     private List<Double> loads;
 
     @Option(names = "--repetitions", paramLabel = "N", description = "Measured repetitions per cell.")
@@ -58,6 +61,15 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--duration", paramLabel = "MS", description = "Victim's unloaded run time in ms (its work is calibrated to it).")
     private Long durationMs;
+
+    @Option(names = "--topology", paramLabel = "LIST", description = "Where the background sits relative to the victim:"
+            + " same-group, other-session, other-cgroup, or machine (what this machine gives the agent's neighbours);"
+            + " comma-separated (default: the preset's).")
+    private String topology;
+
+    @Option(names = "--cgroup-parent", paramLabel = "DIR", description = "Where cgroup policies (quota, weight, cpu-idle) make"
+            + " their groups, e.g. the machine-wide idle parent made by 'schedpolicy setup'.")
+    private Path cgroupParent;
 
     @Option(names = "--victim", paramLabel = "CMD", description = "Victim shell command (fixed work; kept % = unloaded wall / loaded wall).")
     private String victim;
@@ -113,28 +125,15 @@ public final class BenchCommand implements Callable<Integer> {
             err.flush();
             return 2;
         }
-        if (quick && full) {
-            err.println("schedpolicy bench: --quick and --full exclude each other; give one of them");
+        BenchOptions.Cancellation cancel = new BenchOptions.Cancellation();
+        BenchOptions options;
+        try {
+            options = options(sc, cancel);
+        } catch (IllegalArgumentException e) {
+            err.println("schedpolicy bench: " + e.getMessage());
             err.flush();
             return 2;
         }
-        boolean useQuick = quick || !full && policies == null && loads == null && repetitions == null;
-        BenchOptions.Builder b = BenchOptions.builder(sc).quick(useQuick).outDir(out).policies(policies).loads(loads)
-                .victimCommand(victim).backgroundCommand(background);
-        if (repetitions != null) {
-            b.repetitions(repetitions);
-        }
-        if (durationMs != null) {
-            b.durationMs(durationMs);
-        }
-        if (seed != null) {
-            b.seed(seed);
-        }
-        if (starter != null) {
-            b.starter(starter);
-        }
-        BenchOptions.Cancellation cancel = new BenchOptions.Cancellation();
-        b.cancellation(cancel);
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             cancel.cancel("Ctrl-C");
@@ -147,7 +146,7 @@ public final class BenchCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         BenchResult result;
         try {
-            result = Benchmark.run(b.build(), new BenchListener() {
+            result = Benchmark.run(options, new BenchListener() {
                 @Override
                 public void started(final String summary, final int runs) {
                     o.println("schedpolicy bench: " + summary + " (" + runs + " runs)");
@@ -193,5 +192,27 @@ public final class BenchCommand implements Callable<Integer> {
             return EXIT_PARTIAL;
         }
         return 0;
+    }
+
+    /** The run's options; the preset rule and the matrix limits are the engine's {@link Matrix}'s. */
+    private BenchOptions options(final Scenario sc, final BenchOptions.Cancellation cancel) {
+        Matrix.Preset preset = Matrix.Preset.resolve(quick, full,
+                policies != null || loads != null || repetitions != null);
+        BenchOptions.Builder b = BenchOptions.builder(sc).preset(preset).outDir(out).policies(policies).loads(loads)
+                .topologies(topology == null ? null : Topology.parseList(topology)).cgroupParent(cgroupParent)
+                .victimCommand(victim).backgroundCommand(background).cancellation(cancel);
+        if (repetitions != null) {
+            b.repetitions(repetitions);
+        }
+        if (durationMs != null) {
+            b.durationMs(durationMs);
+        }
+        if (seed != null) {
+            b.seed(seed);
+        }
+        if (starter != null) {
+            b.starter(starter);
+        }
+        return b.build();
     }
 }
