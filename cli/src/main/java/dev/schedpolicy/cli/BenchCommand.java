@@ -6,6 +6,7 @@ import dev.schedpolicy.engine.bench.BenchResult;
 import dev.schedpolicy.engine.bench.Benchmark;
 import dev.schedpolicy.engine.bench.ProcessStarter;
 import dev.schedpolicy.engine.report.TextTable;
+import dev.schedpolicy.engine.scenario.Matrix;
 import dev.schedpolicy.engine.scenario.Scenario;
 import dev.schedpolicy.engine.scenario.ScenarioCatalog;
 import dev.schedpolicy.engine.scenario.ScenarioException;
@@ -50,7 +51,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--policies", split = ",", paramLabel = "LIST", description = "Policies (rows), e.g. default,nice19,idle,quota50,cpu-idle.")
     private List<String> policies;
 
-    @Option(names = "--loads", split = ",", paramLabel = "LIST", description = "Loads (columns) as multiples, e.g. 0,1,2,4.")
+    @Option(names = "--loads", split = ",", paramLabel = "LIST", description = "Loads (columns) as multiples of the CPU count, 0..64, e.g. 0,1,2,4.")
     private List<Double> loads;
 
     @Option(names = "--repetitions", paramLabel = "N", description = "Measured repetitions per cell.")
@@ -113,28 +114,15 @@ public final class BenchCommand implements Callable<Integer> {
             err.flush();
             return 2;
         }
-        if (quick && full) {
-            err.println("schedpolicy bench: --quick and --full exclude each other; give one of them");
+        BenchOptions.Cancellation cancel = new BenchOptions.Cancellation();
+        BenchOptions options;
+        try {
+            options = options(sc, cancel);
+        } catch (IllegalArgumentException e) {
+            err.println("schedpolicy bench: " + e.getMessage());
             err.flush();
             return 2;
         }
-        boolean useQuick = quick || !full && policies == null && loads == null && repetitions == null;
-        BenchOptions.Builder b = BenchOptions.builder(sc).quick(useQuick).outDir(out).policies(policies).loads(loads)
-                .victimCommand(victim).backgroundCommand(background);
-        if (repetitions != null) {
-            b.repetitions(repetitions);
-        }
-        if (durationMs != null) {
-            b.durationMs(durationMs);
-        }
-        if (seed != null) {
-            b.seed(seed);
-        }
-        if (starter != null) {
-            b.starter(starter);
-        }
-        BenchOptions.Cancellation cancel = new BenchOptions.Cancellation();
-        b.cancellation(cancel);
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             cancel.cancel("Ctrl-C");
@@ -147,7 +135,7 @@ public final class BenchCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         BenchResult result;
         try {
-            result = Benchmark.run(b.build(), new BenchListener() {
+            result = Benchmark.run(options, new BenchListener() {
                 @Override
                 public void started(final String summary, final int runs) {
                     o.println("schedpolicy bench: " + summary + " (" + runs + " runs)");
@@ -193,5 +181,26 @@ public final class BenchCommand implements Callable<Integer> {
             return EXIT_PARTIAL;
         }
         return 0;
+    }
+
+    /** The run's options; the preset rule and the matrix limits are the engine's {@link Matrix}'s. */
+    private BenchOptions options(final Scenario sc, final BenchOptions.Cancellation cancel) {
+        Matrix.Preset preset = Matrix.Preset.resolve(quick, full,
+                policies != null || loads != null || repetitions != null);
+        BenchOptions.Builder b = BenchOptions.builder(sc).preset(preset).outDir(out).policies(policies).loads(loads)
+                .victimCommand(victim).backgroundCommand(background).cancellation(cancel);
+        if (repetitions != null) {
+            b.repetitions(repetitions);
+        }
+        if (durationMs != null) {
+            b.durationMs(durationMs);
+        }
+        if (seed != null) {
+            b.seed(seed);
+        }
+        if (starter != null) {
+            b.starter(starter);
+        }
+        return b.build();
     }
 }

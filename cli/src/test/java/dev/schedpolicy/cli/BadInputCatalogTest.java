@@ -45,6 +45,12 @@ class BadInputCatalogTest {
                 Arguments.of(new String[] {"run", "--", tmp.toString()}, 126, "command not executable", "permission denied"),
                 Arguments.of(new String[] {"run", "--cpu-quota", "50", "--cgroup-parent", "/proc/sys", "--", "true"}, 125,
                         "policy not applied", "/proc/sys"),
+                Arguments.of(new String[] {"bench", "--loads", "65"}, 2, "load 65.0 is out of range", "from 0 to 64"),
+                Arguments.of(new String[] {"bench", "--loads", "1,-1"}, 2, "load -1.0 is out of range", "from 0 to 64"),
+                Arguments.of(new String[] {"bench", "--loads", "1,1"}, 2, "load 1.0 is listed twice", "schedpolicy bench:"),
+                Arguments.of(new String[] {"bench", "--repetitions", "0"}, 2, "repetitions must be 1..100", "not 0"),
+                Arguments.of(new String[] {"bench", "--duration", "50"}, 2, "duration must be 100..600000 ms", "not 50"),
+                Arguments.of(new String[] {"bench", "--quick", "--full"}, 2, "exclude each other", "give one of them"),
                 Arguments.of(new String[] {"frobnicate"}, 2, "Unmatched argument", "--help"),
                 Arguments.of(new String[] {}, 2, "a subcommand is needed", "run, probe"));
     }

@@ -1,5 +1,6 @@
 package dev.schedpolicy.engine.bench;
 
+import dev.schedpolicy.engine.scenario.Matrix;
 import dev.schedpolicy.engine.scenario.Scenario;
 import java.nio.file.Path;
 import java.util.List;
@@ -7,15 +8,14 @@ import java.util.Objects;
 
 /**
  * Everything one benchmark run needs. Build with {@link #builder(Scenario)}; unset values come from the
- * scenario's preset ({@code quick} or full).
+ * scenario's preset ({@code quick} or full). {@link Builder#build()} resolves the matrix, so a bad load,
+ * repetition count or duration is refused there with the {@link Matrix} model's message.
  */
 public final class BenchOptions {
     final Scenario scenario;
-    final boolean quick;
-    final List<String> policies;
-    final List<Double> loads;
-    final Integer repetitions;
-    final Long durationMs;
+    final Matrix.Preset preset;
+    final boolean customised;
+    final Matrix matrix;
     final String victimCommand;
     final String backgroundCommand;
     final Path outDir;
@@ -28,11 +28,9 @@ public final class BenchOptions {
 
     private BenchOptions(final Builder b) {
         this.scenario = Objects.requireNonNull(b.scenario, "scenario");
-        this.quick = b.quick;
-        this.policies = b.policies == null ? null : List.copyOf(b.policies);
-        this.loads = b.loads == null ? null : List.copyOf(b.loads);
-        this.repetitions = b.repetitions;
-        this.durationMs = b.durationMs;
+        this.preset = b.preset;
+        this.customised = b.policies != null || b.loads != null || b.repetitions != null || b.durationMs != null;
+        this.matrix = scenario.matrix(preset).customised(b.policies, b.loads, b.repetitions, b.durationMs);
         this.victimCommand = b.victimCommand;
         this.backgroundCommand = b.backgroundCommand;
         this.outDir = b.outDir;
@@ -46,9 +44,12 @@ public final class BenchOptions {
 
     /** "quick" or "full", marked custom when the command line replaced part of the preset's matrix. */
     public String presetLabel() {
-        String preset = quick ? "quick" : "full";
-        boolean custom = policies != null || loads != null || repetitions != null || durationMs != null;
-        return custom ? preset + " (customised)" : preset;
+        return customised ? preset.label() + " (customised)" : preset.label();
+    }
+
+    /** The matrix this run measures: the preset's, with the given parts replaced. */
+    public Matrix matrix() {
+        return matrix;
     }
 
     public static Builder builder(final Scenario scenario) {
@@ -97,7 +98,7 @@ public final class BenchOptions {
 
     public static final class Builder {
         private final Scenario scenario;
-        private boolean quick;
+        private Matrix.Preset preset = Matrix.Preset.FULL;
         private List<String> policies;
         private List<Double> loads;
         private Integer repetitions;
@@ -118,7 +119,13 @@ public final class BenchOptions {
 
         /** The scenario's {@code [quick]} preset instead of its full matrix. */
         public Builder quick(final boolean value) {
-            quick = value;
+            preset = value ? Matrix.Preset.QUICK : Matrix.Preset.FULL;
+            return this;
+        }
+
+        /** The preset, e.g. from {@link Matrix.Preset#resolve}. */
+        public Builder preset(final Matrix.Preset value) {
+            preset = Objects.requireNonNull(value, "preset");
             return this;
         }
 
@@ -133,18 +140,12 @@ public final class BenchOptions {
         }
 
         public Builder repetitions(final int value) {
-            if (value < 1) {
-                throw new IllegalArgumentException("repetitions must be at least 1, not " + value);
-            }
             repetitions = value;
             return this;
         }
 
         /** The victim's unloaded run time its work is calibrated to (or the window without a victim). */
         public Builder durationMs(final long value) {
-            if (value < 100) {
-                throw new IllegalArgumentException("duration must be at least 100 ms, not " + value);
-            }
             durationMs = value;
             return this;
         }
@@ -201,6 +202,7 @@ public final class BenchOptions {
             return this;
         }
 
+        /** @throws IllegalArgumentException when the resulting matrix breaks one of {@link Matrix}'s limits */
         public BenchOptions build() {
             return new BenchOptions(this);
         }

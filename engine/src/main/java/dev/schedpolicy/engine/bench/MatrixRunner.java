@@ -100,20 +100,7 @@ final class MatrixRunner {
             s = s.withBackground(WorkloadSpec.command(options.backgroundCommand, 1));
         }
         this.scenario = s;
-        Matrix m = options.quick ? s.quick() : s.full();
-        if (options.policies != null) {
-            m = m.withPolicies(options.policies);
-        }
-        if (options.loads != null) {
-            m = m.withLoads(options.loads);
-        }
-        if (options.repetitions != null) {
-            m = m.withRepetitions(options.repetitions);
-        }
-        if (options.durationMs != null) {
-            m = m.withDurationMs(options.durationMs);
-        }
-        this.matrix = m;
+        this.matrix = options.matrix();
         this.ncpu = options.ncpu != null ? options.ncpu : Runtime.getRuntime().availableProcessors();
         this.starter = options.starter != null ? options.starter : Starters.defaultStarter();
         this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> {

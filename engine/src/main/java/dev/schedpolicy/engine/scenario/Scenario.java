@@ -31,6 +31,11 @@ public record Scenario(String name, String title, String description, String exp
         VICTIM_WORKERS
     }
 
+    /** The matrix of a preset. */
+    public Matrix matrix(final Matrix.Preset preset) {
+        return preset == Matrix.Preset.QUICK ? quick : full;
+    }
+
     public Scenario withVictim(final WorkloadSpec value) {
         return new Scenario(name, title, description, expect, source, value, background, policyTarget, loadAxis,
                 warmup, full, quick);

@@ -153,9 +153,7 @@ public final class ScenarioParser {
         Matrix full = matrix(file, matrixEntries, matrixLine, null);
         Matrix quick = sections.containsKey("quick")
                 ? matrix(file, sections.get("quick"), sectionLines.get("quick"), full)
-                : new Matrix(full.policies().subList(0, Math.min(6, full.policies().size())),
-                        full.loads().subList(0, Math.min(3, full.loads().size())), Math.min(3, full.repetitions()),
-                        Math.min(1000, full.durationMs()), full.maxSlowdown());
+                : Matrix.quickFrom(full);
         return new Scenario(name.value(), text(top, "title", name.value()), text(top, "description", ""),
                 text(top, "expect", ""), file, victim, background, target, axis, warmup, full, quick);
     }
@@ -259,15 +257,20 @@ public final class ScenarioParser {
         } else {
             loads = loadList(file, l);
         }
-        int reps = intValue(file, entries.get("repetitions"), base == null ? 5 : base.repetitions(), 1, 100);
+        int reps = intValue(file, entries.get("repetitions"), base == null ? 5 : base.repetitions(),
+                Matrix.MIN_REPETITIONS, Matrix.MAX_REPETITIONS);
         long duration = base == null ? 2000 : base.durationMs();
         Entry d = entries.get("duration");
         if (d != null) {
             duration = durationValue(file, d);
         }
         int maxSlowdown = intValue(file, entries.get("max-slowdown"),
-                base == null ? Matrix.DEFAULT_MAX_SLOWDOWN : base.maxSlowdown(), 2, 100);
-        return new Matrix(policies, loads, reps, duration, maxSlowdown);
+                base == null ? Matrix.DEFAULT_MAX_SLOWDOWN : base.maxSlowdown(), Matrix.MIN_SLOWDOWN, Matrix.MAX_SLOWDOWN);
+        try {
+            return new Matrix(policies, loads, reps, duration, maxSlowdown);
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException(file, sectionLine, 1, e.getMessage());
+        }
     }
 
     private List<String> policyList(final String file, final Entry e) {
@@ -290,7 +293,7 @@ public final class ScenarioParser {
         List<Double> out = new ArrayList<>();
         for (Token t : split(file, e)) {
             double v = doubleValue(file, e, t.text(), t.column());
-            if (v < 0 || v > 64) {
+            if (!(v >= Matrix.MIN_LOAD && v <= Matrix.MAX_LOAD)) {
                 throw new ScenarioException(file, e.line(), t.column(), "load " + t.text()
                         + " is out of range; loads are multiples of the CPU count from 0 to 64");
             }
@@ -356,8 +359,9 @@ public final class ScenarioParser {
             throw error(file, e, "duration must look like 2s, 2.5s or 1500ms, not '" + e.value() + "'");
         }
         double v = Double.parseDouble(m.group(1)) * (m.group(2).equals("s") ? 1000 : 1);
-        if (v < 100 || v > 600_000) {
-            throw error(file, e, "duration must be between 100ms and 600s");
+        if (v < Matrix.MIN_DURATION_MS || v > Matrix.MAX_DURATION_MS) {
+            throw error(file, e, "duration must be between " + Matrix.MIN_DURATION_MS + "ms and "
+                    + Matrix.MAX_DURATION_MS / 1000 + "s");
         }
         return Math.round(v);
     }

@@ -55,7 +55,7 @@ class ScenarioParserTest {
     void shouldTakeAQuickPresetCapOnStarvedVictims() {
         Scenario s = parser.parse("demo.scenario", GOOD + "[quick]\nmax-slowdown = 5\n");
         assertThat(s.quick().maxSlowdown()).isEqualTo(5);
-        assertThat(s.quick().withRepetitions(2).maxSlowdown()).isEqualTo(5);
+        assertThat(s.quick().customised(null, null, 2, null).maxSlowdown()).isEqualTo(5);
         assertThat(s.full().maxSlowdown()).isEqualTo(10);
     }
 
