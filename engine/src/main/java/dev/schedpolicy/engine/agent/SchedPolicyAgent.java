@@ -5,6 +5,7 @@ import dev.schedpolicy.engine.launch.PolicyApplyException;
 import dev.schedpolicy.engine.policy.InvalidPolicyException;
 import dev.schedpolicy.engine.policy.OnUnsupported;
 import dev.schedpolicy.engine.policy.Policy;
+import dev.schedpolicy.engine.policy.PolicyFloor;
 import dev.schedpolicy.engine.probe.Probe;
 import dev.schedpolicy.engine.probe.ProbeReport;
 
@@ -72,8 +73,8 @@ public final class SchedPolicyAgent {
     }
 
     /**
-     * Starts a block: merges the agent default, the enclosing blocks' policy and this block's request
-     * (inner wins per field), checks the administrator's limits, asks the engine's probe which parts
+     * Starts a block: merges the enclosing blocks' policy and this block's request (inner wins per
+     * field) over the agent default, which is a floor unless the limits allow authors above it, checks the administrator's limits, asks the engine's probe which parts
      * of the policy this machine cannot apply (and adds its task-group scope warnings), then runs a
      * trivial command through park-and-release under the merged policy, so what fails here would fail
      * every launch.
@@ -86,13 +87,15 @@ public final class SchedPolicyAgent {
     public static BlockStart startBlock(final String blockKey, final String agentDefault, final String enclosing,
             final String requested, final AgentLimits limits) {
         Policy effective;
+        List<String> findings = new ArrayList<>();
         try {
-            effective = PolicyForms.merge(agentDefault, enclosing, requested);
+            PolicyFloor.Floored floored = PolicyForms.mergeOverDefault(agentDefault, enclosing, requested, limits);
+            effective = floored.policy();
+            findings.addAll(floored.kept());
             limits.toPolicyLimits().check(effective, Runtime.getRuntime().availableProcessors());
         } catch (InvalidPolicyException e) {
             return new BlockStart(blockKey, requested, requested, List.of(), "policy '" + requested + "' is not allowed here: " + e.getMessage());
         }
-        List<String> findings = new ArrayList<>();
         String trialFailure = null;
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
             trialFailure = "scheduling policies need Linux; this agent runs " + System.getProperty("os.name");

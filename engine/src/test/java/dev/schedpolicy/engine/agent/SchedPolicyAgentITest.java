@@ -61,6 +61,14 @@ class SchedPolicyAgentITest {
     }
 
     @Test
+    void shouldRunABlockThatAsksForNormalUnderAnIdleNodeDefaultAtIdleAndSaySo() {
+        BlockStart start = SchedPolicyAgent.startBlock("b7", "idle", null, "normal", AgentLimits.DEFAULT);
+        assertThat(start.failure()).isEmpty();
+        assertThat(start.effective()).isEqualTo("idle");
+        assertThat(start.warnings()).anySatisfy(w -> assertThat(w).contains("default class idle is a floor"));
+    }
+
+    @Test
     void shouldFailABlockAboveTheLimitsWithWordsSayingWhatIsAllowed() {
         BlockStart start = SchedPolicyAgent.startBlock("b2", null, null, "nice-5", AgentLimits.DEFAULT);
         assertThat(start.failure()).hasValueSatisfying(f -> assertThat(f)
