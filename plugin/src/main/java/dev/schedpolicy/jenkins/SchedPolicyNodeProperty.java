@@ -2,16 +2,21 @@ package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.PolicyForms;
 import dev.schedpolicy.engine.policy.InvalidPolicyException;
+import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.Extension;
+import hudson.model.Computer;
 import hudson.model.Node;
 import hudson.slaves.NodeProperty;
 import hudson.slaves.NodePropertyDescriptor;
 import hudson.util.FormValidation;
 import jenkins.model.Jenkins;
 import org.jenkinsci.Symbol;
+import net.sf.json.JSONObject;
+import org.kohsuke.stapler.AncestorInPath;
 import org.kohsuke.stapler.DataBoundConstructor;
 import org.kohsuke.stapler.QueryParameter;
+import org.kohsuke.stapler.StaplerRequest2;
 import org.kohsuke.stapler.verb.POST;
 
 /**
@@ -57,10 +62,27 @@ public class SchedPolicyNodeProperty extends NodeProperty<Node> {
             return false;
         }
 
+        /** Node configuration needs Computer.CONFIGURE (Computer.CREATE on the new-node page), not ADMINISTER. */
         @POST
-        public FormValidation doCheckPolicy(@QueryParameter final String value) {
-            Jenkins.get().checkPermission(Jenkins.ADMINISTER);
+        public FormValidation doCheckPolicy(@AncestorInPath @CheckForNull final Computer computer, @QueryParameter final String value) {
+            if (computer != null) {
+                computer.checkPermission(Computer.CONFIGURE);
+            } else {
+                Jenkins.get().checkPermission(Computer.CREATE);
+            }
             return checkPolicy(value, false);
+        }
+
+        /** A blank or invalid policy is a form error on the field, not a stack trace from the constructor. */
+        @Override
+        public NodeProperty<?> newInstance(@CheckForNull final StaplerRequest2 req, @NonNull final JSONObject formData)
+                throws FormException {
+            String policy = formData.optString("policy", "");
+            FormValidation check = checkPolicy(policy, false);
+            if (check.kind == FormValidation.Kind.ERROR) {
+                throw new FormException(check.getMessage(), "policy");
+            }
+            return super.newInstance(req, formData);
         }
     }
 }

@@ -2,7 +2,6 @@ package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.BlockRecord;
 import dev.schedpolicy.engine.agent.BlockStart;
-import dev.schedpolicy.engine.agent.UsageRecord;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.AbortException;
@@ -140,29 +139,19 @@ public class SchedPolicyWrapper extends BuildWrapper {
                 NodeDefaults.limits(), NodeDefaults.timeoutSeconds()));
     }
 
+    /** The block stays open for the publishers; {@link BlockFinisher} ends it when the build has completed. */
     @Override
     public Environment setUp(final AbstractBuild build, final Launcher launcher, final BuildListener listener) {
         return new Environment() {
-            @Override
-            public boolean tearDown(final AbstractBuild build, final BuildListener listener)
-                    throws IOException, InterruptedException {
-                SchedPolicyAction action = build.getAction(SchedPolicyAction.class);
-                VirtualChannel channel = launcher.getChannel();
-                if (action == null || channel == null) {
-                    return true;
-                }
-                for (BlockRecord b : action.getBlocks()) {
-                    if (KIND.equals(b.kind()) && !b.isFinished()) {
-                        UsageRecord usage = channel.call(new AgentCalls.FinishBlock(b.blockKey()));
-                        action.finishBlock(b.blockKey(), usage);
-                        if (usage.groups() > 0) {
-                            listener.getLogger().println("[schedpolicy] build cgroup usage: " + usage.describe());
-                        }
-                    }
-                }
-                return true;
-            }
         };
+    }
+
+    /** The choices of the onUnsupported select, shared by the step's form. */
+    static ListBoxModel onUnsupportedItems() {
+        ListBoxModel m = new ListBoxModel();
+        m.add("fail the build (default)", "");
+        m.add("warn and run anyway", "warn");
+        return m;
     }
 
     @Extension
@@ -185,10 +174,7 @@ public class SchedPolicyWrapper extends BuildWrapper {
         }
 
         public ListBoxModel doFillOnUnsupportedItems() {
-            ListBoxModel m = new ListBoxModel();
-            m.add("fail the build (default)", "");
-            m.add("warn and run anyway", "warn");
-            return m;
+            return onUnsupportedItems();
         }
     }
 }

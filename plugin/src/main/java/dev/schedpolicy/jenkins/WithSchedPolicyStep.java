@@ -13,6 +13,7 @@ import hudson.model.Node;
 import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.remoting.VirtualChannel;
+import hudson.util.ListBoxModel;
 import java.io.Serial;
 import java.util.Map;
 import java.util.Set;
@@ -240,6 +241,10 @@ public class WithSchedPolicyStep extends Step {
         @Override
         public Set<? extends Class<?>> getProvidedContext() {
             return Set.of(LauncherDecorator.class, SchedPolicyBlock.class);
+        }
+
+        public ListBoxModel doFillOnUnsupportedItems() {
+            return SchedPolicyWrapper.onUnsupportedItems();
         }
 
         /** Shown in the Pipeline graph: the requested policy in compact form. */

@@ -25,6 +25,13 @@ import java.util.function.Supplier;
  * agent JVM, created on first use.
  */
 public final class SchedPolicyAgent {
+    /**
+     * The longest a launch may wait for its shim. Jenkins makes durable-task launches on the CPS VM
+     * thread, which runs every Pipeline of the controller: a wait there must stay short. A launch that
+     * works reaches the shim in milliseconds (docs/launch-overhead.md), so the bound only cuts failures short.
+     */
+    public static final int MAX_HANDSHAKE_TIMEOUT_SECONDS = 60;
+
     /** How long a prepared launch may wait for its release call before it is aborted. */
     public static final Duration DEFAULT_PENDING_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration REAP_INTERVAL = Duration.ofSeconds(15);
@@ -160,6 +167,15 @@ public final class SchedPolicyAgent {
         } finally {
             r.finishBlock(trialKey);
         }
+    }
+
+    /** The handshake timeout an administrator set, checked against {@link #MAX_HANDSHAKE_TIMEOUT_SECONDS}. */
+    public static Duration handshakeTimeout(final int seconds) {
+        if (seconds < 1 || seconds > MAX_HANDSHAKE_TIMEOUT_SECONDS) {
+            throw new IllegalArgumentException("the launch handshake timeout must be 1.." + MAX_HANDSHAKE_TIMEOUT_SECONDS
+                    + " seconds (a launch waits on the Pipeline's VM thread), not " + seconds);
+        }
+        return Duration.ofSeconds(seconds);
     }
 
     /** Parks one launch of a block under its merged policy; see {@link HandshakeRegistry#prepare}. */

@@ -87,4 +87,12 @@ class PolicyFormsTest {
         assertThatThrownBy(() -> new AgentLimits(false, -5, true, 0, false)).isInstanceOf(InvalidPolicyException.class)
                 .hasMessageContaining("needs allowRaise");
     }
+
+    @Test
+    void shouldBoundTheHandshakeTimeoutSayingWhy() {
+        assertThat(SchedPolicyAgent.handshakeTimeout(30)).hasSeconds(30);
+        assertThatThrownBy(() -> SchedPolicyAgent.handshakeTimeout(600)).hasMessageContaining("1..60 seconds")
+                .hasMessageContaining("VM thread");
+        assertThatThrownBy(() -> SchedPolicyAgent.handshakeTimeout(0)).hasMessageContaining("not 0");
+    }
 }
