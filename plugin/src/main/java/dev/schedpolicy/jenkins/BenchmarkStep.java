@@ -1,11 +1,11 @@
 package dev.schedpolicy.jenkins;
 
+import dev.schedpolicy.engine.agent.AgentBenchmark;
+import dev.schedpolicy.engine.agent.AgentLimits;
 import dev.schedpolicy.engine.agent.BenchmarkGate;
 import dev.schedpolicy.engine.agent.BenchmarkSummary;
 import dev.schedpolicy.engine.bench.BenchListener;
-import dev.schedpolicy.engine.bench.BenchOptions;
 import dev.schedpolicy.engine.bench.Benchmark;
-import dev.schedpolicy.engine.scenario.ScenarioCatalog;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.AbortException;
@@ -18,10 +18,10 @@ import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.remoting.VirtualChannel;
 import java.io.File;
+import java.io.IOException;
 import java.io.Serial;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import jenkins.security.MasterToSlaveCallable;
@@ -36,12 +36,12 @@ import org.jenkinsci.plugins.workflow.steps.SynchronousNonBlockingStepExecution;
 
 /**
  * {@code schedBenchmark(scenario: 'seed-cpu-looper', quick: true, gatePolicy: 'idle', unstableBelow: 80)}:
- * runs the engine's benchmark on the agent ({@code Benchmark.run}, progress streamed to the build
+ * runs the engine's benchmark on the agent ({@link AgentBenchmark}, progress streamed to the build
  * log), stores report.json as a {@link BenchmarkBuildAction}, and applies the optional gate.
  */
 public class BenchmarkStep extends Step {
     private String scenario = "seed-cpu-looper";
-    private boolean quick = true;
+    private Boolean quick;
     private String policies;
     private String loads;
     private Integer repetitions;
@@ -62,13 +62,16 @@ public class BenchmarkStep extends Step {
         return scenario;
     }
 
-    public boolean isQuick() {
+    public Boolean getQuick() {
         return quick;
     }
 
-    /** The CLI's {@code --quick} preset (6 policies x 3 loads x 3 repetitions); default true. */
+    /**
+     * true: the scenario's quick preset; false: its full matrix; unset: the CLI's rule (quick unless
+     * policies, loads or repetitions are given), decided by the engine.
+     */
     @DataBoundSetter
-    public void setQuick(final boolean quick) {
+    public void setQuick(final Boolean quick) {
         this.quick = quick;
     }
 
@@ -80,15 +83,7 @@ public class BenchmarkStep extends Step {
     @DataBoundSetter
     public void setPolicies(final String policies) {
         this.policies = PolicyFields.blankToNull(policies);
-        if (this.policies != null) {
-            for (String p : list(this.policies)) {
-                try {
-                    Benchmark.validatePolicy(p);
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("policies: " + e.getMessage(), e);
-                }
-            }
-        }
+        request(null);
     }
 
     public String getLoads() {
@@ -99,9 +94,7 @@ public class BenchmarkStep extends Step {
     @DataBoundSetter
     public void setLoads(final String loads) {
         this.loads = PolicyFields.blankToNull(loads);
-        if (this.loads != null) {
-            parseLoads(this.loads);
-        }
+        request(null);
     }
 
     public Integer getRepetitions() {
@@ -110,10 +103,8 @@ public class BenchmarkStep extends Step {
 
     @DataBoundSetter
     public void setRepetitions(final Integer repetitions) {
-        if (repetitions != null && (repetitions < 1 || repetitions > 100)) {
-            throw new IllegalArgumentException("repetitions must be 1..100, not " + repetitions);
-        }
         this.repetitions = repetitions;
+        request(null);
     }
 
     public String getVictim() {
@@ -172,24 +163,9 @@ public class BenchmarkStep extends Step {
         return new BenchmarkGate(gatePolicy, unstableBelow, failBelow);
     }
 
-    static List<String> list(final String csv) {
-        return Arrays.stream(csv.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
-    }
-
-    static List<Double> parseLoads(final String csv) {
-        List<Double> out = new ArrayList<>();
-        for (String s : list(csv)) {
-            try {
-                double d = Double.parseDouble(s);
-                if (d < 0 || d > 64) {
-                    throw new NumberFormatException();
-                }
-                out.add(d);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("loads are multiples of the CPU count, 0..64, comma-separated (e.g. '1,2,4'); not '" + s + "'", e);
-            }
-        }
-        return out;
+    /** The engine's request, which checks loads, repetitions and policies as the CLI does. */
+    AgentBenchmark.Request request(@CheckForNull final String workloadClasspath) {
+        return new AgentBenchmark.Request(scenario, quick, policies, loads, repetitions, victim, background, workloadClasspath);
     }
 
     @Override
@@ -201,10 +177,27 @@ public class BenchmarkStep extends Step {
         @Serial
         private static final long serialVersionUID = 1L;
         private final transient BenchmarkStep step;
+        private transient volatile String runKey;
+        private transient volatile VirtualChannel channel;
 
         Execution(final StepContext context, final BenchmarkStep step) {
             super(context);
             this.step = step;
+        }
+
+        /** An aborted build stops the benchmark on the agent too, not only the thread waiting for it here. */
+        @Override
+        public void stop(@NonNull final Throwable cause) throws Exception {
+            String key = runKey;
+            VirtualChannel c = channel;
+            if (key != null && c != null) {
+                try {
+                    c.call(new CancelBenchmark(key, "the build was aborted: " + cause));
+                } catch (IOException | RuntimeException e) {
+                    // the agent is gone, and the benchmark with it
+                }
+            }
+            super.stop(cause);
         }
 
         @Override
@@ -219,7 +212,9 @@ public class BenchmarkStep extends Step {
                 throw new AbortException("[schedpolicy] schedBenchmark needs an online node");
             }
             String classpath = workloadClasspath(node, channel);
-            String json = channel.call(new RunBenchmark(step, classpath, listener));
+            runKey = run.getExternalizableId() + "#" + java.util.UUID.randomUUID();
+            this.channel = channel;
+            String json = channel.call(new RunBenchmark(runKey, step.request(classpath), NodeDefaults.limits(), listener));
             BenchmarkGate gate = step.gate();
             BenchmarkSummary summary = BenchmarkSummary.fromJson(json);
             BenchmarkGate.Verdict verdict = gate.evaluate(summary);
@@ -278,47 +273,25 @@ public class BenchmarkStep extends Step {
         }
     }
 
-    /** On the agent: copies the options into the engine's builder and calls {@code Benchmark.run}. */
+    /** On the agent: the engine runs the request under the administrator's limits, streaming progress to the log. */
     static final class RunBenchmark extends MasterToSlaveCallable<String, RuntimeException> {
         @Serial
         private static final long serialVersionUID = 1L;
-        private final String scenario;
-        private final boolean quick;
-        private final String policies;
-        private final String loads;
-        private final Integer repetitions;
-        private final String victim;
-        private final String background;
-        private final String classpath;
+        private final String runKey;
+        private final AgentBenchmark.Request request;
+        private final AgentLimits limits;
         private final TaskListener listener;
 
-        RunBenchmark(final BenchmarkStep step, final String classpath, final TaskListener listener) {
-            this.scenario = step.scenario;
-            this.quick = step.quick;
-            this.policies = step.policies;
-            this.loads = step.loads;
-            this.repetitions = step.repetitions;
-            this.victim = step.victim;
-            this.background = step.background;
-            this.classpath = classpath;
+        RunBenchmark(final String runKey, final AgentBenchmark.Request request, final AgentLimits limits, final TaskListener listener) {
+            this.runKey = runKey;
+            this.request = request;
+            this.limits = limits;
             this.listener = listener;
         }
 
         @Override
         public String call() {
-            BenchOptions.Builder b = BenchOptions.builder(new ScenarioCatalog(Benchmark::validatePolicy).load(scenario))
-                    .quick(quick)
-                    .policies(policies == null ? null : list(policies))
-                    .loads(loads == null ? null : parseLoads(loads))
-                    .victimCommand(victim)
-                    .backgroundCommand(background);
-            if (repetitions != null) {
-                b.repetitions(repetitions);
-            }
-            if (classpath != null) {
-                b.workloadClasspath(classpath);
-            }
-            return Benchmark.run(b.build(), new BenchListener() {
+            return AgentBenchmark.run(runKey, request, limits, new BenchListener() {
                 @Override
                 public void started(final String summary, final int runsPlanned) {
                     listener.getLogger().println("[schedpolicy] benchmark: " + summary + " (" + runsPlanned + " runs)");
@@ -333,7 +306,24 @@ public class BenchmarkStep extends Step {
                 public void warning(final String message) {
                     listener.getLogger().println("[schedpolicy] warning: " + message);
                 }
-            }).json();
+            });
+        }
+    }
+
+    static final class CancelBenchmark extends MasterToSlaveCallable<Boolean, RuntimeException> {
+        @Serial
+        private static final long serialVersionUID = 1L;
+        private final String runKey;
+        private final String why;
+
+        CancelBenchmark(final String runKey, final String why) {
+            this.runKey = runKey;
+            this.why = why;
+        }
+
+        @Override
+        public Boolean call() {
+            return AgentBenchmark.cancel(runKey, why);
         }
     }
 
