@@ -162,7 +162,7 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
     @POST
     public FormValidation doCheckDefaultPolicy(@QueryParameter final String value) {
         Jenkins.get().checkPermission(Jenkins.ADMINISTER);
-        return SchedPolicyNodeProperty.checkPolicy(value, true);
+        return PolicyFields.checkPolicy(value, true);
     }
 
     @POST

@@ -1,7 +1,5 @@
 package dev.schedpolicy.jenkins;
 
-import dev.schedpolicy.engine.agent.PolicyForms;
-import dev.schedpolicy.engine.policy.InvalidPolicyException;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.Extension;
@@ -36,17 +34,6 @@ public class SchedPolicyNodeProperty extends NodeProperty<Node> {
         return policy;
     }
 
-    static FormValidation checkPolicy(final String value, final boolean blankAllowed) {
-        if (value == null || value.isBlank()) {
-            return blankAllowed ? FormValidation.ok() : FormValidation.error("Enter a policy, e.g. idle, batch+nice19 or nice10+io-idle+quota50");
-        }
-        try {
-            return FormValidation.ok("Means: " + PolicyForms.canonical(value));
-        } catch (InvalidPolicyException e) {
-            return FormValidation.error(e.getMessage());
-        }
-    }
-
     @Extension
     @Symbol("schedPolicy")
     public static class DescriptorImpl extends NodePropertyDescriptor {
@@ -70,7 +57,7 @@ public class SchedPolicyNodeProperty extends NodeProperty<Node> {
             } else {
                 Jenkins.get().checkPermission(Computer.CREATE);
             }
-            return checkPolicy(value, false);
+            return PolicyFields.checkPolicy(value, false);
         }
 
         /** A blank or invalid policy is a form error on the field, not a stack trace from the constructor. */
@@ -78,7 +65,7 @@ public class SchedPolicyNodeProperty extends NodeProperty<Node> {
         public NodeProperty<?> newInstance(@CheckForNull final StaplerRequest2 req, @NonNull final JSONObject formData)
                 throws FormException {
             String policy = formData.optString("policy", "");
-            FormValidation check = checkPolicy(policy, false);
+            FormValidation check = PolicyFields.checkPolicy(policy, false);
             if (check.kind == FormValidation.Kind.ERROR) {
                 throw new FormException(check.getMessage(), "policy");
             }
