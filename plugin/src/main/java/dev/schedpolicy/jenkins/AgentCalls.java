@@ -1,5 +1,6 @@
 package dev.schedpolicy.jenkins;
 
+import dev.schedpolicy.engine.agent.AgentBenchmark;
 import dev.schedpolicy.engine.agent.AgentLimits;
 import dev.schedpolicy.engine.agent.BlockStart;
 import dev.schedpolicy.engine.agent.LaunchRecord;
@@ -7,6 +8,7 @@ import dev.schedpolicy.engine.agent.PreparedLaunch;
 import dev.schedpolicy.engine.agent.SchedPolicyAgent;
 import dev.schedpolicy.engine.agent.UsageRecord;
 import java.io.Serial;
+import hudson.model.TaskListener;
 import java.time.Duration;
 import jenkins.security.MasterToSlaveCallable;
 
@@ -110,6 +112,45 @@ final class AgentCalls {
         @Override
         public UsageRecord call() {
             return SchedPolicyAgent.finishBlock(blockKey);
+        }
+    }
+
+    /** On the agent: the engine runs the request under the administrator's limits, streaming progress to the log. */
+    static final class RunBenchmark extends MasterToSlaveCallable<String, RuntimeException> {
+        @Serial
+        private static final long serialVersionUID = 1L;
+        private final String runKey;
+        private final AgentBenchmark.Request request;
+        private final AgentLimits limits;
+        private final TaskListener listener;
+
+        RunBenchmark(final String runKey, final AgentBenchmark.Request request, final AgentLimits limits, final TaskListener listener) {
+            this.runKey = runKey;
+            this.request = request;
+            this.limits = limits;
+            this.listener = listener;
+        }
+
+        @Override
+        public String call() {
+            return AgentBenchmark.run(runKey, request, limits, line -> listener.getLogger().println("[schedpolicy] " + line));
+        }
+    }
+
+    static final class CancelBenchmark extends MasterToSlaveCallable<Boolean, RuntimeException> {
+        @Serial
+        private static final long serialVersionUID = 1L;
+        private final String runKey;
+        private final String why;
+
+        CancelBenchmark(final String runKey, final String why) {
+            this.runKey = runKey;
+            this.why = why;
+        }
+
+        @Override
+        public Boolean call() {
+            return AgentBenchmark.cancel(runKey, why);
         }
     }
 }

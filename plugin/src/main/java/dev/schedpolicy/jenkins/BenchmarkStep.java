@@ -1,38 +1,24 @@
 package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.AgentBenchmark;
-import dev.schedpolicy.engine.agent.AgentLimits;
 import dev.schedpolicy.engine.agent.BenchmarkGate;
-import dev.schedpolicy.engine.agent.BenchmarkSummary;
-import dev.schedpolicy.engine.bench.BenchListener;
-import dev.schedpolicy.engine.bench.Benchmark;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
-import hudson.AbortException;
 import hudson.Extension;
-import hudson.FilePath;
 import hudson.model.Computer;
 import hudson.model.Node;
-import hudson.model.Result;
 import hudson.model.Run;
 import hudson.model.TaskListener;
-import hudson.remoting.VirtualChannel;
-import java.io.File;
-import java.io.IOException;
-import java.io.Serial;
-import java.net.URISyntaxException;
-import java.util.ArrayList;
-import java.util.List;
+import hudson.util.ListBoxModel;
+import net.sf.json.JSONObject;
 import java.util.Set;
-import jenkins.security.MasterToSlaveCallable;
-import org.HdrHistogram.Histogram;
 import org.kohsuke.stapler.DataBoundConstructor;
 import org.kohsuke.stapler.DataBoundSetter;
+import org.kohsuke.stapler.StaplerRequest2;
 import org.jenkinsci.plugins.workflow.steps.Step;
 import org.jenkinsci.plugins.workflow.steps.StepContext;
 import org.jenkinsci.plugins.workflow.steps.StepDescriptor;
 import org.jenkinsci.plugins.workflow.steps.StepExecution;
-import org.jenkinsci.plugins.workflow.steps.SynchronousNonBlockingStepExecution;
 
 /**
  * {@code schedBenchmark(scenario: 'seed-cpu-looper', quick: true, gatePolicy: 'idle', unstableBelow: 80)}:
@@ -170,165 +156,25 @@ public class BenchmarkStep extends Step {
 
     @Override
     public StepExecution start(final StepContext context) {
-        return new Execution(context, this);
-    }
-
-    static final class Execution extends SynchronousNonBlockingStepExecution<Void> {
-        @Serial
-        private static final long serialVersionUID = 1L;
-        private final transient BenchmarkStep step;
-        private transient volatile String runKey;
-        private transient volatile VirtualChannel channel;
-
-        Execution(final StepContext context, final BenchmarkStep step) {
-            super(context);
-            this.step = step;
-        }
-
-        /** An aborted build stops the benchmark on the agent too, not only the thread waiting for it here. */
-        @Override
-        public void stop(@NonNull final Throwable cause) throws Exception {
-            String key = runKey;
-            VirtualChannel c = channel;
-            if (key != null && c != null) {
-                try {
-                    c.call(new CancelBenchmark(key, "the build was aborted: " + cause));
-                } catch (IOException | RuntimeException e) {
-                    // the agent is gone, and the benchmark with it
-                }
-            }
-            super.stop(cause);
-        }
-
-        @Override
-        protected Void run() throws Exception {
-            StepContext context = getContext();
-            Run<?, ?> run = context.get(Run.class);
-            TaskListener listener = context.get(TaskListener.class);
-            Node node = context.get(Node.class);
-            Computer computer = context.get(Computer.class);
-            VirtualChannel channel = computer == null ? null : computer.getChannel();
-            if (node == null || channel == null) {
-                throw new AbortException("[schedpolicy] schedBenchmark needs an online node");
-            }
-            String classpath = workloadClasspath(node, channel);
-            runKey = run.getExternalizableId() + "#" + java.util.UUID.randomUUID();
-            this.channel = channel;
-            String json = channel.call(new RunBenchmark(runKey, step.request(classpath), NodeDefaults.limits(), listener));
-            BenchmarkGate gate = step.gate();
-            BenchmarkSummary summary = BenchmarkSummary.fromJson(json);
-            BenchmarkGate.Verdict verdict = gate.evaluate(summary);
-            run.addAction(new BenchmarkBuildAction(run, new BenchmarkResult(json, gate.enabled() ? verdict.message() : "")));
-            if (summary.partial()) {
-                listener.getLogger().println("[schedpolicy] the benchmark result is partial: " + summary.partialReason());
-            }
-            switch (verdict.outcome()) {
-                case FAILURE -> throw new AbortException("[schedpolicy] benchmark gate: " + verdict.message());
-                case UNSTABLE -> {
-                    listener.getLogger().println("[schedpolicy] benchmark gate: " + verdict.message());
-                    run.setResult(Result.UNSTABLE);
-                }
-                default -> {
-                    if (gate.enabled()) {
-                        listener.getLogger().println("[schedpolicy] benchmark gate passed: " + verdict.message());
-                    }
-                }
-            }
-            return null;
-        }
-
-        /**
-         * Built-in workloads run in separate JVMs on the agent and need the engine's classes on disk there;
-         * on an agent they were loaded through remoting, so the jars are copied into the agent's cache.
-         */
-        @CheckForNull
-        private static String workloadClasspath(final Node node, final VirtualChannel channel) throws Exception {
-            if (channel == FilePath.localChannel) {
-                return null; // the engine's default: its own code source
-            }
-            FilePath root = node.getRootPath();
-            if (root == null) {
-                return null;
-            }
-            FilePath cache = root.child("caches").child("schedpolicy");
-            cache.mkdirs();
-            List<String> entries = new ArrayList<>();
-            for (Class<?> c : List.of(Benchmark.class, Histogram.class)) {
-                File source = codeSource(c);
-                if (source.isDirectory()) {
-                    entries.add(source.getAbsolutePath()); // tests: classes directory on this same machine
-                } else {
-                    FilePath target = cache.child(source.getName());
-                    if (!target.exists() || target.length() != source.length()) {
-                        target.copyFrom(new FilePath(source));
-                    }
-                    entries.add(target.getRemote());
-                }
-            }
-            return String.join(":", entries);
-        }
-
-        private static File codeSource(final Class<?> c) throws URISyntaxException {
-            return new File(c.getProtectionDomain().getCodeSource().getLocation().toURI());
-        }
-    }
-
-    /** On the agent: the engine runs the request under the administrator's limits, streaming progress to the log. */
-    static final class RunBenchmark extends MasterToSlaveCallable<String, RuntimeException> {
-        @Serial
-        private static final long serialVersionUID = 1L;
-        private final String runKey;
-        private final AgentBenchmark.Request request;
-        private final AgentLimits limits;
-        private final TaskListener listener;
-
-        RunBenchmark(final String runKey, final AgentBenchmark.Request request, final AgentLimits limits, final TaskListener listener) {
-            this.runKey = runKey;
-            this.request = request;
-            this.limits = limits;
-            this.listener = listener;
-        }
-
-        @Override
-        public String call() {
-            return AgentBenchmark.run(runKey, request, limits, new BenchListener() {
-                @Override
-                public void started(final String summary, final int runsPlanned) {
-                    listener.getLogger().println("[schedpolicy] benchmark: " + summary + " (" + runsPlanned + " runs)");
-                }
-
-                @Override
-                public void progress(final Progress progress) {
-                    listener.getLogger().println("[schedpolicy] " + progress.line());
-                }
-
-                @Override
-                public void warning(final String message) {
-                    listener.getLogger().println("[schedpolicy] warning: " + message);
-                }
-            });
-        }
-    }
-
-    static final class CancelBenchmark extends MasterToSlaveCallable<Boolean, RuntimeException> {
-        @Serial
-        private static final long serialVersionUID = 1L;
-        private final String runKey;
-        private final String why;
-
-        CancelBenchmark(final String runKey, final String why) {
-            this.runKey = runKey;
-            this.why = why;
-        }
-
-        @Override
-        public Boolean call() {
-            return AgentBenchmark.cancel(runKey, why);
-        }
+        return new BenchmarkExecution(context, this);
     }
 
     @Extension
     public static class DescriptorImpl extends StepDescriptor {
+        /** "" (the common rule), quick or full: a blank choice must stay unset, not become false (full). */
+        public ListBoxModel doFillQuickItems() {
+            ListBoxModel m = new ListBoxModel();
+            m.add("quick unless policies, loads or repetitions are given", "");
+            m.add("quick preset", "true");
+            m.add("full matrix", "false");
+            return m;
+        }
+
+        @Override
+        public Step newInstance(@CheckForNull final StaplerRequest2 req, @NonNull final JSONObject formData) throws FormException {
+            return super.newInstance(req, PolicyFields.unsetBlankChoices(formData));
+        }
+
         @Override
         public String getFunctionName() {
             return "schedBenchmark";

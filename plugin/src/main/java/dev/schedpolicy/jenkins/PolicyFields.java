@@ -63,8 +63,10 @@ public final class PolicyFields implements Describable<PolicyFields>, Serializab
      */
     static JSONObject unsetBlankChoices(final JSONObject formData) {
         JSONObject copy = JSONObject.fromObject(formData);
-        if ("".equals(copy.optString("cpuIdle", null))) {
-            copy.remove("cpuIdle");
+        for (String choice : List.of("cpuIdle", "quick")) {
+            if ("".equals(copy.optString(choice, null))) {
+                copy.remove(choice);
+            }
         }
         return copy;
     }

@@ -9,13 +9,18 @@ import dev.schedpolicy.engine.policy.Policy;
 import dev.schedpolicy.engine.scenario.Matrix;
 import dev.schedpolicy.engine.scenario.ScenarioCatalog;
 
+import org.HdrHistogram.Histogram;
+
+import java.io.File;
 import java.io.Serial;
 import java.io.Serializable;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * The Jenkins benchmark step's agent side: the same preset rule and matrix limits as the CLI
@@ -108,6 +113,43 @@ public final class AgentBenchmark {
         } finally {
             RUNNING.remove(runKey);
         }
+    }
+
+    /** {@link #run(String, Request, AgentLimits, BenchListener)} with its events as log lines (a build's console). */
+    public static String run(final String runKey, final Request request, final AgentLimits limits, final Consumer<String> log) {
+        return run(runKey, request, limits, new BenchListener() {
+            @Override
+            public void started(final String summary, final int runsPlanned) {
+                log.accept("benchmark: " + summary + " (" + runsPlanned + " runs)");
+            }
+
+            @Override
+            public void progress(final Progress progress) {
+                log.accept(progress.line());
+            }
+
+            @Override
+            public void warning(final String message) {
+                log.accept("warning: " + message);
+            }
+        });
+    }
+
+    /**
+     * The files the built-in workloads' JVMs need on their classpath: the engine's and HdrHistogram's
+     * code sources. An agent that loaded them through remoting has no copy on disk, so the caller copies
+     * these there and passes the copies as {@link Request#workloadClasspath()}.
+     */
+    public static List<File> workloadJars() {
+        List<File> out = new ArrayList<>();
+        for (Class<?> c : List.of(Benchmark.class, Histogram.class)) {
+            try {
+                out.add(new File(c.getProtectionDomain().getCodeSource().getLocation().toURI()));
+            } catch (URISyntaxException e) {
+                throw new IllegalStateException("cannot locate the code of " + c.getName() + ": " + e.getMessage(), e);
+            }
+        }
+        return out;
     }
 
     /** Stops the benchmark of {@code runKey}, if it runs here; its processes are killed. */

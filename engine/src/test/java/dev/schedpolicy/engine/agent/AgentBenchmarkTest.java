@@ -53,4 +53,9 @@ class AgentBenchmarkTest {
     void shouldSayWhetherACancelReachedARunningBenchmark() {
         assertThat(AgentBenchmark.cancel("no-such-run", "aborted")).isFalse();
     }
+
+    @Test
+    void shouldNameTheEngineAndHdrHistogramCodeForTheWorkloadJvms() {
+        assertThat(AgentBenchmark.workloadJars()).hasSize(2).allSatisfy(f -> assertThat(f).exists());
+    }
 }
