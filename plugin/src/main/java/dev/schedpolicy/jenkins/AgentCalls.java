@@ -28,19 +28,21 @@ final class AgentCalls {
         private final String enclosing;
         private final String requested;
         private final AgentLimits limits;
+        private final String cgroupParent;
 
         StartBlock(final String blockKey, final String agentDefault, final String enclosing, final String requested,
-                final AgentLimits limits) {
+                final AgentLimits limits, final String cgroupParent) {
             this.blockKey = blockKey;
             this.agentDefault = agentDefault;
             this.enclosing = enclosing;
             this.requested = requested;
             this.limits = limits;
+            this.cgroupParent = cgroupParent;
         }
 
         @Override
         public BlockStart call() {
-            return SchedPolicyAgent.startBlock(blockKey, agentDefault, enclosing, requested, limits);
+            return SchedPolicyAgent.startBlock(blockKey, agentDefault, enclosing, requested, limits, cgroupParent);
         }
     }
 
@@ -51,17 +53,19 @@ final class AgentCalls {
         private final String blockKey;
         private final AgentLimits limits;
         private final int timeoutSeconds;
+        private final String cgroupParent;
 
         Prepare(final LaunchSettings settings) {
             this.policy = settings.policy();
             this.blockKey = settings.blockKey();
             this.limits = settings.limits();
             this.timeoutSeconds = settings.timeoutSeconds();
+            this.cgroupParent = settings.cgroupParent();
         }
 
         @Override
         public PreparedLaunch call() {
-            return SchedPolicyAgent.prepare(policy, blockKey, limits, Duration.ofSeconds(timeoutSeconds));
+            return SchedPolicyAgent.prepare(policy, blockKey, limits, Duration.ofSeconds(timeoutSeconds), cgroupParent);
         }
     }
 

@@ -31,7 +31,7 @@ final class BlockStarter {
             throws IOException, InterruptedException {
         String blockKey = UUID.randomUUID().toString();
         BlockStart start = channel.call(new AgentCalls.StartBlock(blockKey, NodeDefaults.policyFor(node), enclosing, requested,
-                NodeDefaults.limits()));
+                NodeDefaults.limits(), NodeDefaults.cgroupParentFor(node)));
         if (start.failure().isPresent()) {
             throw new AbortException("[schedpolicy] " + kind + ": " + start.failure().get());
         }
@@ -41,8 +41,7 @@ final class BlockStarter {
         listener.getLogger().println("[schedpolicy] launches run under " + start.effective()
                 + (start.effective().equals(requested) ? "" : " (requested " + requested + ")"));
         SchedPolicyAction.of(run).addBlock(BlockRecord.started(kind, nodeName(node), start));
-        return new LaunchSettings(start.effective(), blockKey, run.getExternalizableId(), NodeDefaults.limits(),
-                NodeDefaults.timeoutSeconds());
+        return NodeDefaults.settings(start.effective(), blockKey, run.getExternalizableId(), node);
     }
 
     private static String nodeName(@CheckForNull final Node node) {

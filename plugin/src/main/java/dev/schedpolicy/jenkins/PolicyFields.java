@@ -1,5 +1,6 @@
 package dev.schedpolicy.jenkins;
 
+import dev.schedpolicy.engine.agent.CgroupParents;
 import dev.schedpolicy.engine.agent.PolicyForms;
 import dev.schedpolicy.engine.policy.InvalidPolicyException;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
@@ -11,6 +12,7 @@ import hudson.util.FormValidation;
 import hudson.util.ListBoxModel;
 import java.io.Serial;
 import java.io.Serializable;
+import java.nio.file.Files;
 import java.util.List;
 import net.sf.json.JSONObject;
 
@@ -94,6 +96,23 @@ public final class PolicyFields implements Describable<PolicyFields>, Serializab
         try {
             return FormValidation.ok("Means: " + PolicyForms.canonical(value));
         } catch (InvalidPolicyException e) {
+            return FormValidation.error(e.getMessage());
+        }
+    }
+
+    /**
+     * The form check of a cgroup parent: the engine's rule for its form, then whether it exists here. It
+     * lives on the agents, so a directory missing on the controller is a warning; each block start checks
+     * it on its agent.
+     */
+    static FormValidation checkCgroupParent(final String value) {
+        try {
+            return CgroupParents.parse(value)
+                    .map(p -> Files.isDirectory(p) ? FormValidation.ok()
+                            : FormValidation.warning(p + " does not exist on the controller; it must exist on every agent"
+                                    + " that uses it (schedpolicy setup creates it), or blocks with cgroup controls fail there"))
+                    .orElse(FormValidation.ok());
+        } catch (IllegalArgumentException e) {
             return FormValidation.error(e.getMessage());
         }
     }

@@ -1,6 +1,7 @@
 package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.AgentLimits;
+import dev.schedpolicy.engine.agent.CgroupParents;
 import dev.schedpolicy.engine.agent.PolicyForms;
 import dev.schedpolicy.engine.agent.SchedPolicyAgent;
 import dev.schedpolicy.engine.policy.InvalidPolicyException;
@@ -34,6 +35,7 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
     private int maxQuotaPercent;
     private int handshakeTimeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
     private boolean allowAboveDefault;
+    private String cgroupParent;
 
     public SchedPolicyConfiguration() {
         load();
@@ -106,6 +108,17 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
         save();
     }
 
+    public String getCgroupParent() {
+        return cgroupParent;
+    }
+
+    /** A machine-wide parent for the cgroups of policed launches on every node without its own; blank for none. */
+    @DataBoundSetter
+    public void setCgroupParent(final String value) {
+        this.cgroupParent = CgroupParents.parse(value).map(Object::toString).orElse(null);
+        save();
+    }
+
     public int getHandshakeTimeoutSeconds() {
         int s = handshakeTimeoutSeconds > 0 ? handshakeTimeoutSeconds : DEFAULT_TIMEOUT_SECONDS;
         return Math.min(s, SchedPolicyAgent.MAX_HANDSHAKE_TIMEOUT_SECONDS);
@@ -140,6 +153,11 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
         } catch (IllegalArgumentException e) {
             throw new FormException(e.getMessage(), "handshakeTimeoutSeconds");
         }
+        try {
+            CgroupParents.parse(json.optString("cgroupParent", ""));
+        } catch (IllegalArgumentException e) {
+            throw new FormException(e.getMessage(), "cgroupParent");
+        }
         String policy = json.optString("defaultPolicy", "");
         if (!policy.isBlank()) {
             try {
@@ -163,6 +181,12 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
     public FormValidation doCheckDefaultPolicy(@QueryParameter final String value) {
         Jenkins.get().checkPermission(Jenkins.ADMINISTER);
         return PolicyFields.checkPolicy(value, true);
+    }
+
+    @POST
+    public FormValidation doCheckCgroupParent(@QueryParameter final String value) {
+        Jenkins.get().checkPermission(Jenkins.ADMINISTER);
+        return PolicyFields.checkCgroupParent(value);
     }
 
     @POST

@@ -1,5 +1,6 @@
 package dev.schedpolicy.jenkins;
 
+import dev.schedpolicy.engine.agent.CgroupParents;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.Extension;
@@ -13,6 +14,7 @@ import org.jenkinsci.Symbol;
 import net.sf.json.JSONObject;
 import org.kohsuke.stapler.AncestorInPath;
 import org.kohsuke.stapler.DataBoundConstructor;
+import org.kohsuke.stapler.DataBoundSetter;
 import org.kohsuke.stapler.QueryParameter;
 import org.kohsuke.stapler.StaplerRequest2;
 import org.kohsuke.stapler.verb.POST;
@@ -30,13 +32,29 @@ public class SchedPolicyNodeProperty extends NodeProperty<Node> {
         this.policy = SchedPolicyConfiguration.canonical(policy);
     }
 
+    private String cgroupParent;
+
     public String getPolicy() {
         return policy;
+    }
+
+    public String getCgroupParent() {
+        return cgroupParent;
+    }
+
+    /** The cgroup parent for launches on this node, overriding the global one; blank for the global one. */
+    @DataBoundSetter
+    public void setCgroupParent(final String value) {
+        this.cgroupParent = CgroupParents.parse(value).map(Object::toString).orElse(null);
     }
 
     @Extension
     @Symbol("schedPolicy")
     public static class DescriptorImpl extends NodePropertyDescriptor {
+        public DescriptorImpl() {
+            addHelpFileRedirect("cgroupParent", SchedPolicyConfiguration.class, "cgroupParent");
+        }
+
         @NonNull
         @Override
         public String getDisplayName() {
@@ -60,6 +78,17 @@ public class SchedPolicyNodeProperty extends NodeProperty<Node> {
             return PolicyFields.checkPolicy(value, false);
         }
 
+        @POST
+        public FormValidation doCheckCgroupParent(@AncestorInPath @CheckForNull final Computer computer,
+                @QueryParameter final String value) {
+            if (computer != null) {
+                computer.checkPermission(Computer.CONFIGURE);
+            } else {
+                Jenkins.get().checkPermission(Computer.CREATE);
+            }
+            return PolicyFields.checkCgroupParent(value);
+        }
+
         /** A blank or invalid policy is a form error on the field, not a stack trace from the constructor. */
         @Override
         public NodeProperty<?> newInstance(@CheckForNull final StaplerRequest2 req, @NonNull final JSONObject formData)
@@ -68,6 +97,11 @@ public class SchedPolicyNodeProperty extends NodeProperty<Node> {
             FormValidation check = PolicyFields.checkPolicy(policy, false);
             if (check.kind == FormValidation.Kind.ERROR) {
                 throw new FormException(check.getMessage(), "policy");
+            }
+            try {
+                CgroupParents.parse(formData.optString("cgroupParent", ""));
+            } catch (IllegalArgumentException e) {
+                throw new FormException(e.getMessage(), "cgroupParent");
             }
             return super.newInstance(req, formData);
         }

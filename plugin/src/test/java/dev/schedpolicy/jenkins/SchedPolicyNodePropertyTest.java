@@ -85,4 +85,17 @@ class SchedPolicyNodePropertyTest {
                 .isInstanceOf(hudson.model.Descriptor.FormException.class).hasMessageContaining("needs allowRaise");
         assertThat(SchedPolicyConfiguration.get().getMinNice()).isZero();
     }
+
+    @Test
+    void shouldKeepTheCgroupParentThroughTheFormAndRefuseARelativeOne() throws Exception {
+        DumbSlave agent = j.createSlave();
+        SchedPolicyNodeProperty property = new SchedPolicyNodeProperty("cpu-idle");
+        property.setCgroupParent("/sys/fs/cgroup/cpu/schedpolicy/");
+        agent.getNodeProperties().add(property);
+        DumbSlave after = j.configRoundtrip(agent);
+        assertThat(after.getNodeProperties().get(SchedPolicyNodeProperty.class).getCgroupParent()).isEqualTo("/sys/fs/cgroup/cpu/schedpolicy");
+        assertThat(NodeDefaults.cgroupParentFor(after)).isEqualTo("/sys/fs/cgroup/cpu/schedpolicy");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> property.setCgroupParent("cpu/schedpolicy"))
+                .hasMessageContaining("must be an absolute directory");
+    }
 }

@@ -13,10 +13,13 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -40,9 +43,11 @@ public final class SchedPolicyAgent {
     private static final long PROBE_CACHE_NANOS = TimeUnit.SECONDS.toNanos(60);
 
     private static HandshakeRegistry registry;
-    private static Supplier<ProbeReport> probe = () -> Probe.system(Optional.empty()).run();
-    private static ProbeReport cachedProbe;
-    private static long cachedAt;
+    private static Function<Optional<Path>, ProbeReport> probe = parent -> Probe.system(parent).run();
+    private static final Map<Optional<Path>, CachedProbe> PROBES = new HashMap<>();
+
+    private record CachedProbe(ProbeReport report, long at) {
+    }
 
     private SchedPolicyAgent() {
     }
@@ -63,20 +68,24 @@ public final class SchedPolicyAgent {
         registry = value;
     }
 
-    /** Replaces the probe (tests); the cached report is dropped. */
+    /** Replaces the probe (tests); the cached reports are dropped. */
     public static synchronized void useProbe(final Supplier<ProbeReport> value) {
-        probe = value;
-        cachedProbe = null;
+        probe = parent -> value.get();
+        PROBES.clear();
     }
 
-    /** The engine's probe of this machine, run at most once a minute per JVM (it starts scratch processes). */
-    static synchronized ProbeReport probeReport() {
+    /**
+     * The engine's probe of this machine for groups under {@code cgroupParent}, run at most once a minute
+     * per JVM and parent (it starts scratch processes).
+     */
+    static synchronized ProbeReport probeReport(final Optional<Path> cgroupParent) {
         long now = System.nanoTime();
-        if (cachedProbe == null || now - cachedAt > PROBE_CACHE_NANOS) {
-            cachedProbe = probe.get();
-            cachedAt = now;
+        CachedProbe c = PROBES.get(cgroupParent);
+        if (c == null || now - c.at() > PROBE_CACHE_NANOS) {
+            c = new CachedProbe(probe.apply(cgroupParent), now);
+            PROBES.put(cgroupParent, c);
         }
-        return cachedProbe;
+        return c.report();
     }
 
     /**
@@ -93,6 +102,21 @@ public final class SchedPolicyAgent {
      */
     public static BlockStart startBlock(final String blockKey, final String agentDefault, final String enclosing,
             final String requested, final AgentLimits limits) {
+        return startBlock(blockKey, agentDefault, enclosing, requested, limits, null);
+    }
+
+    /**
+     * As {@link #startBlock(String, String, String, String, AgentLimits)}, with the block's cgroups under
+     * the administrator's {@code cgroupParent} (see {@link CgroupParents}; blank: the agent's own cpu cgroup).
+     */
+    public static BlockStart startBlock(final String blockKey, final String agentDefault, final String enclosing,
+            final String requested, final AgentLimits limits, final String cgroupParent) {
+        Optional<Path> parent;
+        try {
+            parent = CgroupParents.parse(cgroupParent);
+        } catch (IllegalArgumentException e) {
+            return new BlockStart(blockKey, requested, requested, List.of(), e.getMessage());
+        }
         Policy effective;
         List<String> findings = new ArrayList<>();
         try {
@@ -107,12 +131,12 @@ public final class SchedPolicyAgent {
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
             trialFailure = "scheduling policies need Linux; this agent runs " + System.getProperty("os.name");
         } else if (!effective.isDefault()) {
-            ProbeReport report = probeReport();
+            ProbeReport report = probeReport(parent);
             List<String> problems = report.problemsFor(effective);
             if (!problems.isEmpty()) {
                 trialFailure = String.join("; ", problems);
             } else {
-                trialFailure = trialLaunch(effective, limits, blockKey, findings);
+                trialFailure = trialLaunch(effective, limits, blockKey, parent, findings);
             }
             findings.addAll(report.advisoriesFor(effective));
             if (perTaskOnly(effective)) {
@@ -137,11 +161,11 @@ public final class SchedPolicyAgent {
     }
 
     private static String trialLaunch(final Policy policy, final AgentLimits limits, final String blockKey,
-            final List<String> warnings) {
+            final Optional<Path> parent, final List<String> warnings) {
         HandshakeRegistry r = registry();
         String trialKey = blockKey + "#probe";
         try {
-            PreparedLaunch prepared = r.prepare(policy, limits, trialKey, TRIAL_TIMEOUT);
+            PreparedLaunch prepared = r.prepare(policy, limits, trialKey, TRIAL_TIMEOUT, parent);
             Process p;
             try {
                 p = new ProcessBuilder(prepared.prefix(List.of("/bin/sh", "-c", ":")))
@@ -181,7 +205,13 @@ public final class SchedPolicyAgent {
     /** Parks one launch of a block under its merged policy; see {@link HandshakeRegistry#prepare}. */
     public static PreparedLaunch prepare(final String policy, final String blockKey, final AgentLimits limits,
             final Duration pendingTimeout) {
-        return registry().prepare(Policy.parse(policy), limits, blockKey, pendingTimeout);
+        return prepare(policy, blockKey, limits, pendingTimeout, null);
+    }
+
+    /** As {@link #prepare(String, String, AgentLimits, Duration)}, with the launch's cgroups under {@code cgroupParent}. */
+    public static PreparedLaunch prepare(final String policy, final String blockKey, final AgentLimits limits,
+            final Duration pendingTimeout, final String cgroupParent) {
+        return registry().prepare(Policy.parse(policy), limits, blockKey, pendingTimeout, CgroupParents.parse(cgroupParent));
     }
 
     /** Releases a parked launch once Jenkins started it; see {@link HandshakeRegistry#release}. */
