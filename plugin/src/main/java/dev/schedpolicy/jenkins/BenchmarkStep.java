@@ -163,11 +163,7 @@ public class BenchmarkStep extends Step {
     public static class DescriptorImpl extends StepDescriptor {
         /** "" (the common rule), quick or full: a blank choice must stay unset, not become false (full). */
         public ListBoxModel doFillQuickItems() {
-            ListBoxModel m = new ListBoxModel();
-            m.add("quick unless policies, loads or repetitions are given", "");
-            m.add("quick preset", "true");
-            m.add("full matrix", "false");
-            return m;
+            return PolicyFields.threeWay("quick unless policies, loads or repetitions are given", "quick preset", "full matrix");
         }
 
         @Override

@@ -81,10 +81,15 @@ public final class PolicyFields implements Describable<PolicyFields>, Serializab
     }
 
     static ListBoxModel cpuIdleItems() {
+        return threeWay("as the enclosing block or node default says", "idle cgroup", "no idle cgroup");
+    }
+
+    /** A Boolean form choice that can stay unset: "" (see {@link #unsetBlankChoices}), "true", "false". */
+    static ListBoxModel threeWay(final String unset, final String yes, final String no) {
         ListBoxModel m = new ListBoxModel();
-        m.add("as the enclosing block or node default says", "");
-        m.add("idle cgroup", "true");
-        m.add("no idle cgroup", "false");
+        m.add(unset, "");
+        m.add(yes, "true");
+        m.add(no, "false");
         return m;
     }
 

@@ -70,23 +70,23 @@ public class SchedPolicyNodeProperty extends NodeProperty<Node> {
         /** Node configuration needs Computer.CONFIGURE (Computer.CREATE on the new-node page), not ADMINISTER. */
         @POST
         public FormValidation doCheckPolicy(@AncestorInPath @CheckForNull final Computer computer, @QueryParameter final String value) {
-            if (computer != null) {
-                computer.checkPermission(Computer.CONFIGURE);
-            } else {
-                Jenkins.get().checkPermission(Computer.CREATE);
-            }
+            checkConfigure(computer);
             return PolicyFields.checkPolicy(value, false);
         }
 
         @POST
         public FormValidation doCheckCgroupParent(@AncestorInPath @CheckForNull final Computer computer,
                 @QueryParameter final String value) {
+            checkConfigure(computer);
+            return PolicyFields.checkCgroupParent(value);
+        }
+
+        private static void checkConfigure(@CheckForNull final Computer computer) {
             if (computer != null) {
                 computer.checkPermission(Computer.CONFIGURE);
             } else {
                 Jenkins.get().checkPermission(Computer.CREATE);
             }
-            return PolicyFields.checkCgroupParent(value);
         }
 
         /** A blank or invalid policy is a form error on the field, not a stack trace from the constructor. */
