@@ -29,6 +29,8 @@ public final class Main implements Runnable {
         CommandLine cl = new CommandLine(new Main());
         cl.setExecutionExceptionHandler(Main::handleExecutionException);
         cl.setParameterExceptionHandler(Main::handleParameterException);
+        // as nice, chrt and timeout: everything after the command is the command's, --verify included
+        cl.getSubcommands().get("run").setStopAtPositional(true);
         return cl;
     }
 

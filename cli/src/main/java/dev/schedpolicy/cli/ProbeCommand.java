@@ -2,27 +2,28 @@ package dev.schedpolicy.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.policy.Policy;
 import dev.schedpolicy.engine.probe.Capability;
 import dev.schedpolicy.engine.probe.Probe;
+import dev.schedpolicy.engine.probe.PolicyTrial;
 import dev.schedpolicy.engine.probe.ProbeReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code schedpolicy probe}: what this user can apply here, tried for real. */
 @Command(name = "probe", mixinStandardHelpOptions = true,
         description = {"Try each policy part on a scratch process and report what this user can apply here,",
                 "the cgroup layout, the disks' I/O schedulers, autogroup, and which processes per-task",
-                "policies would actually protect against."})
+                "policies would actually protect against. With policy options (as for run), also launch a",
+                "scratch process exactly as run would, and exit 125 when run would not apply the policy."})
 public final class ProbeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -30,19 +31,17 @@ public final class ProbeCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print the report as JSON")
     boolean json;
 
-    @Option(names = "--policy", paramLabel = "POLICY",
-            description = "also check this policy; exit 125 when part of it cannot be applied here")
-    String policy;
-
-    @Option(names = "--cgroup-parent", paramLabel = "DIR", description = "cgroup directory to try instead of this process's own")
-    Path cgroupParent;
+    /** The same options as run: a policy given here is tried exactly as run would apply it. */
+    @Mixin
+    PolicyOptions options;
 
     @Override
     public Integer call() throws IOException {
-        Policy checked = policy == null ? null : Policy.parse(policy);
-        ProbeReport report = Probe.system(Optional.ofNullable(cgroupParent)).run();
+        Policy checked = options.given() ? options.toPolicy() : null;
+        LaunchConfig config = options.launchConfig();
+        ProbeReport report = Probe.system(options.cgroupParent()).run();
         PrintWriter out = spec.commandLine().getOut();
-        List<String> problems = checked == null ? List.of() : report.problemsFor(checked);
+        PolicyTrial trial = checked == null ? null : PolicyTrial.of(checked, config);
         if (json) {
             out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report));
         } else {
@@ -51,15 +50,17 @@ public final class ProbeCommand implements Callable<Integer> {
         if (checked != null) {
             PrintWriter where = json ? spec.commandLine().getErr() : out;
             report.advisoriesFor(checked).forEach(a -> where.println("Note: " + a));
-            if (problems.isEmpty()) {
-                where.println("Policy '" + checked.toCompact() + "' can be applied here.");
-            } else {
-                where.println("Policy '" + checked.toCompact() + "' cannot be fully applied here:");
-                problems.forEach(p -> where.println("  - " + p));
+            trial.warnings().forEach(w -> where.println("Note: run would warn: " + w));
+            switch (trial.outcome()) {
+                case APPLIED -> where.println("Policy '" + checked.toCompact() + "' can be applied here (tried: " + trial.detail() + ").");
+                case REFUSED -> where.println("Policy '" + checked.toCompact() + "' cannot be applied here: run refuses it (exit 2): "
+                        + trial.detail());
+                default -> where.println("Policy '" + checked.toCompact() + "' cannot be applied here: run would exit 125: "
+                        + trial.detail());
             }
         }
         out.flush();
-        return problems.isEmpty() ? ExitCodes.OK : ExitCodes.POLICY_NOT_APPLIED;
+        return trial == null || trial.applied() ? ExitCodes.OK : ExitCodes.POLICY_NOT_APPLIED;
     }
 
     private static void printTable(final ProbeReport r, final PrintWriter out) {
@@ -70,7 +71,8 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         out.println();
         out.printf("cgroups:        %s; cpu controller: %s%n", r.cgroupMode(), r.cpuController());
-        out.printf("cgroup parent:  %s (%s)%n", r.cgroupParent(), r.cgroupParentUsable() ? "writable" : "not usable");
+        out.printf("cgroup parent:  %s (%s)%n", r.cgroupParent() == null ? "none" : r.cgroupParent(),
+                r.cgroupParentUsable() ? "writable" : "not usable: " + r.capability("quota").map(Capability::detail).orElse("unknown"));
         out.printf("I/O schedulers: %s (ioprio is honoured by bfq and mq-deadline only)%n", r.ioSchedulers());
         out.printf("autogroup:      %s%n", r.autogroup() ? "on" : "off");
         out.printf("task group:     %s: %d other processes share it, %d are elsewhere%n", r.scope().taskGroup(),

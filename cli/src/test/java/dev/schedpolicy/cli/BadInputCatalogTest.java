@@ -30,7 +30,7 @@ class BadInputCatalogTest {
                 Arguments.of(new String[] {"run", "--cpu-quota", String.valueOf(tooMuch), "--", "true"}, 2, "above the allowed maximum", "1.." + (tooMuch - 1)),
                 Arguments.of(new String[] {"run", "--cpu-weight", "0", "--", "true"}, 2, "CPU weight must be 1..10000", "not 0"),
                 Arguments.of(new String[] {"run", "--cpu-weight", "10001", "--", "true"}, 2, "CPU weight must be 1..10000", "100 is the default"),
-                Arguments.of(new String[] {"run", "--io", "be:9", "--", "true"}, 2, "I/O priority must be 'idle' or 'be:N'", "0..7"),
+                Arguments.of(new String[] {"run", "--io", "be:9", "--", "true"}, 2, "I/O priority must be 'idle' or 'be:N'", "4..7"),
                 Arguments.of(new String[] {"run", "--io", "be:0", "--", "true"}, 2, "raises priority above the default be:4", "be:4..be:7"),
                 Arguments.of(new String[] {"run", "--io", "rt:0", "--", "true"}, 2, "raises priority", "idle or be:4..be:7"),
                 Arguments.of(new String[] {"run", "--cpus", "1-0", "--", "true"}, 2, "CPU range '1-0'", "low-high"),

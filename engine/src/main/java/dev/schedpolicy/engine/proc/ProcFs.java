@@ -62,8 +62,17 @@ public final class ProcFs {
 
     /** Cpus_allowed_list from /proc/PID/status (or a thread's, when tid is given). */
     public Optional<String> cpusAllowedList(final long pid, final OptionalLong tid) {
+        return statusField(pid, tid, "Cpus_allowed_list");
+    }
+
+    /** A signal set of /proc/PID/status (SigBlk, SigIgn, SigCgt) or a thread's; bit n-1 stands for signal n. */
+    public OptionalLong signalSet(final long pid, final OptionalLong tid, final String name) {
+        return statusField(pid, tid, name).map(hex -> OptionalLong.of(Long.parseUnsignedLong(hex, 16))).orElse(OptionalLong.empty());
+    }
+
+    private Optional<String> statusField(final long pid, final OptionalLong tid, final String name) {
         Path status = tid.isPresent() ? root.resolve(pid + "/task/" + tid.getAsLong() + "/status") : root.resolve(pid + "/status");
-        return read(status).flatMap(text -> text.lines().filter(l -> l.startsWith("Cpus_allowed_list:"))
+        return read(status).flatMap(text -> text.lines().filter(l -> l.startsWith(name + ":"))
                 .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst());
     }
 

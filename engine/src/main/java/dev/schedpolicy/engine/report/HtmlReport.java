@@ -143,8 +143,17 @@ public final class HtmlReport {
             }
             series.add(sr);
         }
+        // kept % and the share can pass 100 (a victim faster than its baseline): the axes grow to hold every point,
+        // with room for its marker; only the whiskers are clipped
+        double maxX = series.stream().flatMap(s -> s.points.stream()).mapToDouble(pt -> pt[0]).max().orElse(0);
+        double maxY = series.stream().flatMap(s -> s.points.stream()).mapToDouble(pt -> pt[1]).max().orElse(0);
         return chart("tradeoff", "Victim kept % vs background share of the free CPU (points: loads)",
-                "background CPU, % of what the victim left free", "victim kept %", series, 0, 100, 0, 105);
+                "background CPU, % of what the victim left free", "victim kept %", series, 0, axisTop(maxX, 100), 0, axisTop(maxY, 105));
+    }
+
+    /** {@code least} when it leaves 5 units above {@code highest}, else the next multiple of 10 that does. */
+    static double axisTop(final double highest, final double least) {
+        return highest + 5 <= least ? least : Math.ceil((highest + 5) / 10) * 10;
     }
 
     /** The headline metric against load, one line per policy. */
