@@ -8,7 +8,8 @@ import java.util.List;
  * The administrator's default policy as a floor: a policy written by a build author may lower
  * priority further, field by field, but where it would run higher than the default (a normal class
  * under an idle default, nice 0 under nice 10, a larger quota, a heavier weight than an idle group,
- * more CPUs) the default's value is kept. Fields the floor leaves unset are the author's alone.
+ * more CPUs) the default's value is kept ("higher" in {@link Favour}'s order). Fields the floor leaves unset are
+ * the author's alone.
  * {@code onUnsupported} is not a priority and stays the author's.
  */
 public final class PolicyFloor {
@@ -30,7 +31,7 @@ public final class PolicyFloor {
         Policy.Builder b = wanted.toBuilder();
         List<String> kept = new ArrayList<>();
         if (floor.schedClass().isPresent() && wanted.schedClass().isPresent()
-                && classRank(wanted.schedClass().get()) < classRank(floor.schedClass().get())) {
+                && Favour.cpuRank(wanted.schedClass().get().kernelValue()) > Favour.cpuRank(floor.schedClass().get().kernelValue())) {
             b.schedClass(floor.schedClass().get()).rtPriority(floor.rtPriority().isPresent() ? floor.rtPriority().getAsInt() : null);
             kept.add(keptWords("class " + floor.schedClass().get().label(), "class " + wanted.schedClass().get().label()));
         }
@@ -38,7 +39,8 @@ public final class PolicyFloor {
             b.nice(floor.nice().getAsInt());
             kept.add(keptWords("nice " + floor.nice().getAsInt(), "nice " + wanted.nice().getAsInt()));
         }
-        if (floor.io().isPresent() && wanted.io().isPresent() && ioRank(wanted.io().get()) < ioRank(floor.io().get())) {
+        if (floor.io().isPresent() && wanted.io().isPresent()
+                && Favour.ioRank(wanted.io().get().kernelValue()) > Favour.ioRank(floor.io().get().kernelValue())) {
             b.io(floor.io().get());
             kept.add(keptWords("I/O " + floor.io().get(), "I/O " + wanted.io().get()));
         }
@@ -57,25 +59,6 @@ public final class PolicyFloor {
             kept.add(keptWords("cpus " + floor.cpus().get(), wanted.cpus().map(c -> "cpus " + c).orElse("all CPUs")));
         }
         return new Floored(b.build(), kept);
-    }
-
-    /** Higher is lower priority: realtime below normal, then batch, then idle. */
-    private static int classRank(final SchedClass c) {
-        return switch (c) {
-            case FIFO, RR -> -1;
-            case NORMAL -> 0;
-            case BATCH -> 1;
-            case IDLE -> 2;
-        };
-    }
-
-    /** Higher is lower priority: realtime, best-effort 0..7, idle. */
-    private static int ioRank(final IoPriority io) {
-        return switch (io.ioClass()) {
-            case RT -> -8 + io.level();
-            case BE, NONE -> io.level();
-            case IDLE -> 8;
-        };
     }
 
     /** The group's CPU share: 0 for an idle group, the weight, or -1 when the policy says nothing. */
