@@ -7,6 +7,7 @@ import dev.schedpolicy.engine.bench.Benchmark;
 import dev.schedpolicy.engine.bench.ProcessStarter;
 import dev.schedpolicy.engine.report.TextTable;
 import dev.schedpolicy.engine.scenario.Matrix;
+import dev.schedpolicy.engine.scenario.Topology;
 import dev.schedpolicy.engine.scenario.Scenario;
 import dev.schedpolicy.engine.scenario.ScenarioCatalog;
 import dev.schedpolicy.engine.scenario.ScenarioException;
@@ -29,6 +30,7 @@ import picocli.CommandLine.Spec;
             "Writes DIR/report.json and DIR/report.html and prints the table."},
         footer = {"", "Examples:", "  schedpolicy bench --quick",
             "  schedpolicy bench --scenario compile-vs-test --victim './mvnw -q test' --background 'make -j4'",
+            "  schedpolicy bench --scenario javac-background --topology other-cgroup --cgroup-parent /sys/fs/cgroup/cpu/schedpolicy.idle",
             "  schedpolicy bench --list"})
 public final class BenchCommand implements Callable<Integer> {
     /** Exit code when the run ended early (failure or Ctrl-C) and only partial results were saved. */
@@ -41,7 +43,7 @@ public final class BenchCommand implements Callable<Integer> {
             defaultValue = "seed-cpu-looper")
     private String scenario;
 
-    @Option(names = "--quick", description = "The scenario's quick preset (seed-cpu-looper: 6 policies x 3 loads x 3 repetitions, under 3 minutes on 2 CPUs)."
+    @Option(names = "--quick", description = "The scenario's quick preset (seed-cpu-looper: 5 policies x 2 loads x 3 repetitions x 2 topologies, about 3 minutes on 2 CPUs)."
             + " The default unless --full, --policies, --loads or --repetitions is given.")
     private boolean quick;
 
@@ -59,6 +61,15 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--duration", paramLabel = "MS", description = "Victim's unloaded run time in ms (its work is calibrated to it).")
     private Long durationMs;
+
+    @Option(names = "--topology", paramLabel = "LIST", description = "Where the background sits relative to the victim:"
+            + " same-group, other-session, other-cgroup, or machine (what this machine gives the agent's neighbours);"
+            + " comma-separated (default: the preset's).")
+    private String topology;
+
+    @Option(names = "--cgroup-parent", paramLabel = "DIR", description = "Where cgroup policies (quota, weight, cpu-idle) make"
+            + " their groups, e.g. the machine-wide idle parent made by 'schedpolicy setup'.")
+    private Path cgroupParent;
 
     @Option(names = "--victim", paramLabel = "CMD", description = "Victim shell command (fixed work; kept % = unloaded wall / loaded wall).")
     private String victim;
@@ -188,6 +199,7 @@ public final class BenchCommand implements Callable<Integer> {
         Matrix.Preset preset = Matrix.Preset.resolve(quick, full,
                 policies != null || loads != null || repetitions != null);
         BenchOptions.Builder b = BenchOptions.builder(sc).preset(preset).outDir(out).policies(policies).loads(loads)
+                .topologies(topology == null ? null : Topology.parseList(topology)).cgroupParent(cgroupParent)
                 .victimCommand(victim).backgroundCommand(background).cancellation(cancel);
         if (repetitions != null) {
             b.repetitions(repetitions);

@@ -11,7 +11,8 @@ import java.io.PrintWriter;
 @Command(name = "schedpolicy", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Run patient work (builds) under lowered Linux CPU and I/O priority beside time-critical work "
                 + "(tests), and measure how much it still interferes.",
-        subcommands = {RunCommand.class, ProbeCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {RunCommand.class, ProbeCommand.class, BenchCommand.class, SetupCommand.class,
+            CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success (run: the command's own status)", "2:usage error", "3:bench: stopped early, partial results saved",
                 "125:the policy could not be applied; the command did not run",
@@ -36,7 +37,7 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is needed: run, probe or bench (see --help)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is needed: run, probe, bench or setup (see --help)");
     }
 
     /** One clear line instead of a stack trace: a user error is not a crash. */

@@ -5,9 +5,17 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.policy.Policy;
 import dev.schedpolicy.engine.probe.Capability;
-import dev.schedpolicy.engine.probe.Probe;
 import dev.schedpolicy.engine.probe.PolicyTrial;
+import dev.schedpolicy.engine.bench.BenchListener;
+import dev.schedpolicy.engine.bench.Benchmark;
+import dev.schedpolicy.engine.bench.RecommendationCheck;
+import dev.schedpolicy.engine.cgroup.IdleParent;
+import dev.schedpolicy.engine.report.BenchReport;
+import dev.schedpolicy.engine.report.TextTable;
+import dev.schedpolicy.engine.scenario.ScenarioCatalog;
+import dev.schedpolicy.engine.probe.AgentAdvice;
 import dev.schedpolicy.engine.probe.ProbeReport;
+import dev.schedpolicy.engine.probe.Recommendation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -16,6 +24,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code schedpolicy probe}: what this user can apply here, tried for real. */
@@ -35,17 +45,28 @@ public final class ProbeCommand implements Callable<Integer> {
     @Mixin
     PolicyOptions options;
 
+    @Option(names = "--recommend", description = "also run a short topology benchmark (about a minute) that checks the"
+            + " recommended policy beside default and idle in this machine's topology and in other-cgroup")
+    boolean recommend;
+
+    @Option(names = "--idle-parent", paramLabel = "DIR", description = "the machine-wide idle parent to look for"
+            + " (default: schedpolicy.idle at the top of the cpu cgroup hierarchy)")
+    Path idleParent;
+
     @Override
     public Integer call() throws IOException {
         Policy checked = options.given() ? options.toPolicy() : null;
         LaunchConfig config = options.launchConfig();
-        ProbeReport report = Probe.system(options.cgroupParent()).run();
+        AgentAdvice advice = AgentAdvice.gather(options.cgroupParent(), Optional.ofNullable(idleParent));
+        ProbeReport report = advice.probe();
         PrintWriter out = spec.commandLine().getOut();
         PolicyTrial trial = checked == null ? null : PolicyTrial.of(checked, config);
         if (json) {
-            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report));
+            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsString(advice));
         } else {
             printTable(report, out);
+            printAdvice(advice, out);
         }
         if (checked != null) {
             PrintWriter where = json ? spec.commandLine().getErr() : out;
@@ -59,8 +80,30 @@ public final class ProbeCommand implements Callable<Integer> {
                         + trial.detail());
             }
         }
+        if (recommend) {
+            PrintWriter where = json ? spec.commandLine().getErr() : out;
+            BenchReport check = Benchmark.run(RecommendationCheck.options(new ScenarioCatalog(Benchmark::validatePolicy)
+                    .load("seed-cpu-looper"), advice.recommendation()).build(), BenchListener.NONE).report();
+            where.println();
+            where.print(TextTable.verdicts(check));
+            if (check.partial()) {
+                where.println("The check stopped early: " + check.partialReason());
+            }
+        }
         out.flush();
         return trial == null || trial.applied() ? ExitCodes.OK : ExitCodes.POLICY_NOT_APPLIED;
+    }
+
+    private static void printAdvice(final AgentAdvice advice, final PrintWriter out) {
+        IdleParent.Status idle = advice.idleParent();
+        out.println();
+        out.printf("idle parent:    %s: %s%n", idle.path(), idle.detail());
+        Recommendation r = advice.recommendation();
+        out.printf("RECOMMENDED:    %s%n", r.policy() + (r.cgroupParent() == null ? "" : " with --cgroup-parent " + r.cgroupParent()));
+        out.printf("                because %s%n", r.reason());
+        if (r.next() != null) {
+            out.printf("                to protect more: %s%n", r.next());
+        }
     }
 
     private static void printTable(final ProbeReport r, final PrintWriter out) {

@@ -50,7 +50,11 @@ class BadInputCatalogTest {
                 Arguments.of(new String[] {"bench", "--loads", "1,1"}, 2, "load 1.0 is listed twice", "schedpolicy bench:"),
                 Arguments.of(new String[] {"bench", "--repetitions", "0"}, 2, "repetitions must be 1..100", "not 0"),
                 Arguments.of(new String[] {"bench", "--duration", "50"}, 2, "duration must be 100..600000 ms", "not 50"),
+                Arguments.of(new String[] {"bench", "--topology", "same-group,far-away"}, 2, "unknown topology 'far-away'",
+                        "same-group, other-session, other-cgroup, machine"),
                 Arguments.of(new String[] {"bench", "--quick", "--full"}, 2, "exclude each other", "give one of them"),
+                Arguments.of(new String[] {"setup", "--remove", "--user", "jenkins"}, 2, "--remove and --user exclude each other",
+                        "schedpolicy:"),
                 Arguments.of(new String[] {"frobnicate"}, 2, "Unmatched argument", "--help"),
                 Arguments.of(new String[] {}, 2, "a subcommand is needed", "run, probe"));
     }

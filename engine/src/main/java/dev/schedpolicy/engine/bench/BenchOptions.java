@@ -16,6 +16,7 @@ public final class BenchOptions {
     final Matrix.Preset preset;
     final boolean customised;
     final Matrix matrix;
+    final Path cgroupParent;
     final String victimCommand;
     final String backgroundCommand;
     final Path outDir;
@@ -29,8 +30,11 @@ public final class BenchOptions {
     private BenchOptions(final Builder b) {
         this.scenario = Objects.requireNonNull(b.scenario, "scenario");
         this.preset = b.preset;
-        this.customised = b.policies != null || b.loads != null || b.repetitions != null || b.durationMs != null;
-        this.matrix = scenario.matrix(preset).customised(b.policies, b.loads, b.repetitions, b.durationMs);
+        this.customised = b.policies != null || b.loads != null || b.repetitions != null || b.durationMs != null
+                || b.topologies != null;
+        this.matrix = scenario.matrix(preset).customised(b.policies, b.loads, b.repetitions, b.durationMs)
+                .withTopologies(b.topologies);
+        this.cgroupParent = b.cgroupParent;
         this.victimCommand = b.victimCommand;
         this.backgroundCommand = b.backgroundCommand;
         this.outDir = b.outDir;
@@ -64,6 +68,11 @@ public final class BenchOptions {
         return cancellation;
     }
 
+    /** Where cgroup policies make their groups, e.g. a machine-wide idle parent; empty: the launcher's default. */
+    public java.util.Optional<Path> cgroupParent() {
+        return java.util.Optional.ofNullable(cgroupParent);
+    }
+
     public java.util.Optional<Path> outDir() {
         return java.util.Optional.ofNullable(outDir);
     }
@@ -82,6 +91,13 @@ public final class BenchOptions {
 
         public boolean isCancelled() {
             return reason != null;
+        }
+
+        /** Ends the current run when the benchmark was cancelled. */
+        void throwIfCancelled() {
+            if (reason != null) {
+                throw new RunAborted(RunAborted.Kind.CANCELLED, reason);
+            }
         }
 
         public String reason() {
@@ -103,6 +119,8 @@ public final class BenchOptions {
         private List<Double> loads;
         private Integer repetitions;
         private Long durationMs;
+        private List<dev.schedpolicy.engine.scenario.Topology> topologies;
+        private Path cgroupParent;
         private String victimCommand;
         private String backgroundCommand;
         private Path outDir;
@@ -147,6 +165,18 @@ public final class BenchOptions {
         /** The victim's unloaded run time its work is calibrated to (or the window without a victim). */
         public Builder durationMs(final long value) {
             durationMs = value;
+            return this;
+        }
+
+        /** Replaces the preset's topologies (null keeps them). */
+        public Builder topologies(final List<dev.schedpolicy.engine.scenario.Topology> value) {
+            topologies = value;
+            return this;
+        }
+
+        /** Where cgroup policies make their groups (e.g. a machine-wide idle parent); null: the default. */
+        public Builder cgroupParent(final Path value) {
+            cgroupParent = value;
             return this;
         }
 

@@ -60,6 +60,26 @@ public final class ProcFs {
         return sum;
     }
 
+    /** One thread's schedstat; empty when the thread is gone. */
+    public Optional<SchedStat> threadSchedStat(final long pid, final long tid) {
+        return read(root.resolve(pid + "/task/" + tid + "/schedstat")).map(SchedStat::parse);
+    }
+
+    /** All CPUs' idle and total time from /proc/stat; empty when it cannot be read. */
+    public Optional<CpuTimes> cpuTimes() {
+        return read(root.resolve("stat")).map(CpuTimes::parse);
+    }
+
+    /** The 1-minute load average from /proc/loadavg; empty when it cannot be read. */
+    public Optional<Double> loadAverage() {
+        return read(root.resolve("loadavg")).map(s -> Double.valueOf(s.trim().split("\\s+")[0]));
+    }
+
+    /** /proc/sys/kernel/hostname; empty when it cannot be read. */
+    public Optional<String> hostname() {
+        return read(root.resolve("sys/kernel/hostname")).map(String::trim);
+    }
+
     /** Cpus_allowed_list from /proc/PID/status (or a thread's, when tid is given). */
     public Optional<String> cpusAllowedList(final long pid, final OptionalLong tid) {
         return statusField(pid, tid, "Cpus_allowed_list");

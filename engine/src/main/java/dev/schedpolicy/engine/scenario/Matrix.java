@@ -21,8 +21,10 @@ import java.util.Set;
  * @param maxSlowdown a starved built-in victim stops after this many times its unloaded run time (per ncpu
  *                    workers) and reports the rate it reached, so its rate stays exact; the scenario key
  *                    {@code max-slowdown}, {@value #DEFAULT_MAX_SLOWDOWN} unless set
+ * @param topologies  where the background sits relative to the victim; same-group unless set
  */
-public record Matrix(List<String> policies, List<Double> loads, int repetitions, long durationMs, int maxSlowdown) {
+public record Matrix(List<String> policies, List<Double> loads, int repetitions, long durationMs, int maxSlowdown,
+        List<Topology> topologies) {
     public static final double MIN_LOAD = 0;
     public static final double MAX_LOAD = 64;
     public static final int MIN_REPETITIONS = 1;
@@ -48,6 +50,11 @@ public record Matrix(List<String> policies, List<Double> loads, int repetitions,
             throw new IllegalArgumentException("policies must not repeat, got " + String.join(",", policies));
         }
         checkLoads(loads);
+        topologies = List.copyOf(Objects.requireNonNull(topologies, "topologies"));
+        if (topologies.isEmpty() || new HashSet<>(topologies).size() != topologies.size()) {
+            throw new IllegalArgumentException("topologies must be one or more of " + Topology.ids()
+                    + " without repeats, got " + topologies.stream().map(Topology::id).toList());
+        }
         if (repetitions < MIN_REPETITIONS || repetitions > MAX_REPETITIONS) {
             throw new IllegalArgumentException("repetitions must be " + MIN_REPETITIONS + ".." + MAX_REPETITIONS
                     + ", not " + repetitions);
@@ -60,6 +67,11 @@ public record Matrix(List<String> policies, List<Double> loads, int repetitions,
             throw new IllegalArgumentException("max-slowdown must be " + MIN_SLOWDOWN + ".." + MAX_SLOWDOWN
                     + ", not " + maxSlowdown);
         }
+    }
+
+    public Matrix(final List<String> policies, final List<Double> loads, final int repetitions, final long durationMs,
+            final int maxSlowdown) {
+        this(policies, loads, repetitions, durationMs, maxSlowdown, List.of(Topology.SAME_GROUP));
     }
 
     public Matrix(final List<String> policies, final List<Double> loads, final int repetitions, final long durationMs) {
@@ -95,7 +107,7 @@ public record Matrix(List<String> policies, List<Double> loads, int repetitions,
         return new Matrix(full.policies.subList(0, Math.min(QUICK_POLICIES, full.policies.size())),
                 full.loads.subList(0, Math.min(QUICK_LOADS, full.loads.size())),
                 Math.min(QUICK_REPETITIONS, full.repetitions), Math.min(QUICK_DURATION_MS, full.durationMs),
-                full.maxSlowdown);
+                full.maxSlowdown, full.topologies);
     }
 
     /** Throws with a message that says what is allowed when a load list is not valid. */
@@ -135,10 +147,15 @@ public record Matrix(List<String> policies, List<Double> loads, int repetitions,
             final Long newDurationMs) {
         return new Matrix(newPolicies == null ? policies : newPolicies, newLoads == null ? loads : newLoads,
                 newRepetitions == null ? repetitions : newRepetitions,
-                newDurationMs == null ? durationMs : newDurationMs, maxSlowdown);
+                newDurationMs == null ? durationMs : newDurationMs, maxSlowdown, topologies);
+    }
+
+    /** This matrix with other topologies (null keeps them). */
+    public Matrix withTopologies(final List<Topology> value) {
+        return value == null ? this : new Matrix(policies, loads, repetitions, durationMs, maxSlowdown, value);
     }
 
     public int cells() {
-        return policies.size() * loads.size() * repetitions;
+        return policies.size() * loads.size() * repetitions * topologies.size();
     }
 }

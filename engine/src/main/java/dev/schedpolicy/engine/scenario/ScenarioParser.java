@@ -21,8 +21,9 @@ public final class ScenarioParser {
     private static final Set<String> TOP_KEYS = Set.of("name", "title", "description", "expect", "warmup",
             "policy-target", "load-axis");
     private static final Set<String> WORKLOAD_KEYS = Set.of("workload", "command", "workers", "copies", "pin",
-            "per-load", "period-ms", "work-share");
-    private static final Set<String> MATRIX_KEYS = Set.of("policies", "loads", "repetitions", "duration", "max-slowdown");
+            "per-load", "period-ms", "work-share", "wakeups", "classes", "forks");
+    private static final Set<String> MATRIX_KEYS = Set.of("policies", "loads", "repetitions", "duration", "max-slowdown",
+            "topologies");
     private static final Set<String> TEXT_KEYS = Set.of("title", "description", "expect", "command");
     private static final List<String> SECTIONS = List.of("victim", "background", "matrix", "quick");
 
@@ -185,7 +186,7 @@ public final class ScenarioParser {
             if (command.value().isEmpty()) {
                 throw error(file, command, "command is empty");
             }
-            for (String k : List.of("workers", "copies", "pin", "period-ms", "work-share")) {
+            for (String k : List.of("workers", "copies", "pin", "period-ms", "work-share", "wakeups", "classes", "forks")) {
                 if (entries.containsKey(k)) {
                     throw error(file, entries.get(k), "'" + k + "' applies to built-in workloads, not to a command");
                 }
@@ -220,11 +221,18 @@ public final class ScenarioParser {
         Map<String, String> params = new TreeMap<>();
         Entry period = entries.get("period-ms");
         Entry share = entries.get("work-share");
-        if ((period != null || share != null) && builtin != Builtin.PERIODIC) {
-            throw error(file, period != null ? period : share, "period-ms and work-share apply to the periodic workload only");
+        Entry wakeups = entries.get("wakeups");
+        boolean periodic = builtin == Builtin.PERIODIC || builtin == Builtin.CYCLICTEST;
+        for (Entry e : new Entry[] {period, share, wakeups}) {
+            if (e != null && !periodic) {
+                throw error(file, e, "period-ms, work-share and wakeups apply to the periodic and cyclictest workloads only");
+            }
         }
         if (period != null) {
-            params.put("period-ms", Integer.toString(intValue(file, period, 100, 10, 10_000)));
+            params.put("period-ms", Integer.toString(intValue(file, period, 100, 1, 10_000)));
+        }
+        if (wakeups != null) {
+            params.put("wakeups", Integer.toString(intValue(file, wakeups, 10_000, 10, 10_000_000)));
         }
         if (share != null) {
             double v = doubleValue(file, share, share.value(), share.valueColumn());
@@ -233,7 +241,21 @@ public final class ScenarioParser {
             }
             params.put("work-share", share.value());
         }
+        onlyFor(file, entries.get("classes"), builtin, Builtin.COMPILE_LOOP, 5, 2000, params);
+        onlyFor(file, entries.get("forks"), builtin, Builtin.TEST_JOB, 0, 1000, params);
         return new WorkloadSpec(builtin, null, workers, params, copies, pin, perLoad);
+    }
+
+    /** A whole-number key that only one built-in workload takes. */
+    private static void onlyFor(final String file, final Entry e, final Builtin builtin, final Builtin owner, final int min,
+            final int max, final Map<String, String> params) {
+        if (e == null) {
+            return;
+        }
+        if (builtin != owner) {
+            throw error(file, e, "'" + e.key() + "' applies to the " + owner.id() + " workload only");
+        }
+        params.put(e.key(), Integer.toString(intValue(file, e, min, min, max)));
     }
 
     private Matrix matrix(final String file, final Map<String, Entry> entries, final int sectionLine, final Matrix base) {
@@ -266,8 +288,24 @@ public final class ScenarioParser {
         }
         int maxSlowdown = intValue(file, entries.get("max-slowdown"),
                 base == null ? Matrix.DEFAULT_MAX_SLOWDOWN : base.maxSlowdown(), Matrix.MIN_SLOWDOWN, Matrix.MAX_SLOWDOWN);
+        List<Topology> topologies = base == null ? List.of(Topology.SAME_GROUP) : base.topologies();
+        Entry t = entries.get("topologies");
+        if (t != null) {
+            topologies = new ArrayList<>();
+            for (Token token : split(file, t)) {
+                try {
+                    Topology parsed = Topology.parse(token.text());
+                    if (topologies.contains(parsed)) {
+                        throw new IllegalArgumentException("topology '" + token.text() + "' is listed twice");
+                    }
+                    topologies.add(parsed);
+                } catch (IllegalArgumentException ex) {
+                    throw new ScenarioException(file, t.line(), token.column(), ex.getMessage());
+                }
+            }
+        }
         try {
-            return new Matrix(policies, loads, reps, duration, maxSlowdown);
+            return new Matrix(policies, loads, reps, duration, maxSlowdown, topologies);
         } catch (IllegalArgumentException e) {
             throw new ScenarioException(file, sectionLine, 1, e.getMessage());
         }

@@ -18,10 +18,10 @@ class TradeoffAxisTest {
         List<BenchReport.Cell> cells = fixture.cells().stream().map(c -> c.policy().equals("idle")
                 ? withKept(c, c.load() == 1 ? 107.8 : 110) : c).toList();
         BenchReport report = new BenchReport(fixture.schemaVersion(), fixture.tool(), fixture.partial(), fixture.partialReason(),
-                fixture.scenario(), fixture.machine(), fixture.run(), fixture.policies(), fixture.loads(), fixture.baseline(), cells,
-                fixture.warnings());
+                fixture.scenario(), fixture.machine(), fixture.run(), fixture.verdicts(), fixture.policies(), fixture.loads(),
+                fixture.topologies(), fixture.baseline(), cells, fixture.warnings()).forTopology("same-group");
 
-        Matcher m = POINT.matcher(HtmlReport.tradeoffChart(report));
+        Matcher m = POINT.matcher(HtmlCharts.tradeoffChart(report));
         int points = 0;
         while (m.find()) {
             points++;
@@ -35,13 +35,13 @@ class TradeoffAxisTest {
 
     @Test
     void shouldKeepTheUsualTopWhenEveryPointFits() {
-        assertThat(HtmlReport.axisTop(99, 105)).isEqualTo(105);
-        assertThat(HtmlReport.axisTop(107.8, 105)).isEqualTo(120);
-        assertThat(HtmlReport.axisTop(110, 105)).isEqualTo(120);
+        assertThat(HtmlCharts.axisTop(99, 105)).isEqualTo(105);
+        assertThat(HtmlCharts.axisTop(107.8, 105)).isEqualTo(120);
+        assertThat(HtmlCharts.axisTop(110, 105)).isEqualTo(120);
     }
 
     private static BenchReport.Cell withKept(final BenchReport.Cell c, final double kept) {
-        return new BenchReport.Cell(c.policy(), c.load(), c.backgroundCopies(), c.victimWorkers(), c.fromBaseline(), c.applied(),
+        return new BenchReport.Cell(c.policy(), c.load(), c.topology(), c.backgroundCopies(), c.victimWorkers(), c.fromBaseline(), c.applied(),
                 Stat.of(List.of(kept - 1, kept, kept + 1)), c.runQueueSharePct(), c.latencyUs(), c.backgroundRate(),
                 c.backgroundUnit(), c.backgroundFreeCpuPct(), c.backgroundOfOneCpuPct(), c.totalCpuPct(), c.psiCpuSomePct(),
                 c.throttledPct(), c.wallOverCpu(), c.accountingGapPct(), c.threads());
