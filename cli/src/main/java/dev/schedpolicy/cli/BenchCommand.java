@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
         description = {"Measure how much each policy protects a victim job from background load.",
             "Writes DIR/report.json and DIR/report.html and prints the table."},
         footer = {"", "Examples:", "  schedpolicy bench --quick",
-            "  schedpolicy bench --scenario compile-vs-test --victim './mvnw -q test' --background 'make -j4'",
+            "  schedpolicy bench --scenario compile-vs-test \\", "      --victim './mvnw -q test' --background 'make -j4'",
             "  schedpolicy bench --list"})
 public final class BenchCommand implements Callable<Integer> {
     /** Exit code when the run ended early (failure or Ctrl-C) and only partial results were saved. */
@@ -59,7 +59,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--duration", paramLabel = "MS", description = "Victim's unloaded run time in ms (its work is calibrated to it).")
     private Long durationMs;
 
-    @Option(names = "--victim", paramLabel = "CMD", description = "Victim shell command (fixed work; kept % = unloaded wall / loaded wall).")
+    @Option(names = "--victim", paramLabel = "CMD", description = "Victim shell command (fixed work; kept %% = unloaded wall / loaded wall).")
     private String victim;
 
     @Option(names = "--background", paramLabel = "CMD", description = "Background shell command, one copy per load unit, each under the row's policy.")
