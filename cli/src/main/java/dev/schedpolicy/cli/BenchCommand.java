@@ -6,6 +6,7 @@ import dev.schedpolicy.engine.bench.BenchResult;
 import dev.schedpolicy.engine.bench.Benchmark;
 import dev.schedpolicy.engine.bench.ProcessStarter;
 import dev.schedpolicy.engine.report.TextTable;
+import dev.schedpolicy.engine.report.WarningGroups;
 import dev.schedpolicy.engine.scenario.Scenario;
 import dev.schedpolicy.engine.scenario.ScenarioCatalog;
 import dev.schedpolicy.engine.scenario.ScenarioException;
@@ -162,8 +163,11 @@ public final class BenchCommand implements Callable<Integer> {
 
                 @Override
                 public void warning(final String message) {
-                    err.println("warning: " + message);
-                    err.flush();
+                    // per-cell warnings are folded by kind above the table; the report keeps each one
+                    if (!WarningGroups.isAboutOneCell(message)) {
+                        err.println("warning: " + message);
+                        err.flush();
+                    }
                 }
             });
         } catch (RuntimeException e) {

@@ -20,12 +20,13 @@ public final class TextTable {
         if (report.partial()) {
             out.append("PARTIAL RESULTS: ").append(report.partialReason()).append('\n');
         }
+        if (!report.warnings().isEmpty()) {
+            // above the tables, one line per kind: the report keeps each warning in full
+            out.append('\n');
+            WarningGroups.lines(report.warnings()).forEach(w -> out.append("WARNING: ").append(w).append('\n'));
+        }
         for (Metric m : Metric.present(report)) {
             out.append('\n').append(table(report, m));
-        }
-        if (!report.warnings().isEmpty()) {
-            out.append('\n');
-            report.warnings().forEach(w -> out.append("WARNING: ").append(w).append('\n'));
         }
         return out.toString();
     }
