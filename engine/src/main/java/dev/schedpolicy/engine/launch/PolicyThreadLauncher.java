@@ -48,7 +48,7 @@ public final class PolicyThreadLauncher {
      * @throws dev.schedpolicy.engine.policy.InvalidPolicyException when the limits do not allow the policy
      */
     public PolicedProcess start(final ProcessBuilder builder, final Policy policy) throws IOException {
-        config.limits().check(policy, Runtime.getRuntime().availableProcessors());
+        MachineFit.check(config, policy);
         List<String> warnings = new ArrayList<>();
         CpuGroupLease group = GroupLeases.create(config.groups(), policy, warnings);
         if (group != null && !group.canPlaceThreads()) {
