@@ -110,32 +110,19 @@ public final class BenchCommand implements Callable<Integer> {
                 policies.forEach(Benchmark::validatePolicy);
             }
         } catch (ScenarioException | IllegalArgumentException e) {
-            err.println("schedpolicy bench: " + e.getMessage());
-            err.flush();
-            return 2;
+            return usageError(err, e.getMessage());
         }
         if (quick && full) {
-            err.println("schedpolicy bench: --quick and --full exclude each other; give one of them");
-            err.flush();
-            return 2;
+            return usageError(err, "--quick and --full exclude each other; give one of them");
         }
         boolean useQuick = quick || !full && policies == null && loads == null && repetitions == null;
-        BenchOptions.Builder b = BenchOptions.builder(sc).quick(useQuick).outDir(out).policies(policies).loads(loads)
-                .victimCommand(victim).backgroundCommand(background);
-        if (repetitions != null) {
-            b.repetitions(repetitions);
-        }
-        if (durationMs != null) {
-            b.durationMs(durationMs);
-        }
-        if (seed != null) {
-            b.seed(seed);
-        }
-        if (starter != null) {
-            b.starter(starter);
-        }
         BenchOptions.Cancellation cancel = new BenchOptions.Cancellation();
-        b.cancellation(cancel);
+        BenchOptions options;
+        try {
+            options = options(sc, useQuick, cancel);
+        } catch (IllegalArgumentException e) {
+            return usageError(err, e.getMessage());
+        }
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             cancel.cancel("Ctrl-C");
@@ -148,7 +135,7 @@ public final class BenchCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         BenchResult result;
         try {
-            result = Benchmark.run(b.build(), new BenchListener() {
+            result = Benchmark.run(options, new BenchListener() {
                 @Override
                 public void started(final String summary, final int runs) {
                     o.println("schedpolicy bench: " + summary + " (" + runs + " runs)");
@@ -197,5 +184,30 @@ public final class BenchCommand implements Callable<Integer> {
             return EXIT_PARTIAL;
         }
         return 0;
+    }
+
+    private static int usageError(final PrintWriter err, final String message) {
+        err.println("schedpolicy bench: " + message);
+        err.flush();
+        return ExitCodes.USAGE;
+    }
+
+    /** The engine validates what the command line gave (repetitions, duration, loads) with the scenario file's rules. */
+    private BenchOptions options(final Scenario sc, final boolean useQuick, final BenchOptions.Cancellation cancel) {
+        BenchOptions.Builder b = BenchOptions.builder(sc).quick(useQuick).outDir(out).policies(policies).loads(loads)
+                .victimCommand(victim).backgroundCommand(background);
+        if (repetitions != null) {
+            b.repetitions(repetitions);
+        }
+        if (durationMs != null) {
+            b.durationMs(durationMs);
+        }
+        if (seed != null) {
+            b.seed(seed);
+        }
+        if (starter != null) {
+            b.starter(starter);
+        }
+        return b.cancellation(cancel).build();
     }
 }

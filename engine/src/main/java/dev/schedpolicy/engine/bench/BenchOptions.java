@@ -1,5 +1,6 @@
 package dev.schedpolicy.engine.bench;
 
+import dev.schedpolicy.engine.scenario.Matrix;
 import dev.schedpolicy.engine.scenario.Scenario;
 import java.nio.file.Path;
 import java.util.List;
@@ -128,6 +129,9 @@ public final class BenchOptions {
         }
 
         public Builder loads(final List<Double> value) {
+            if (value != null) {
+                Matrix.checkLoads(value);
+            }
             loads = value;
             return this;
         }

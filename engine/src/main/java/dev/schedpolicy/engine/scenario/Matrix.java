@@ -18,10 +18,35 @@ import java.util.List;
  */
 public record Matrix(List<String> policies, List<Double> loads, int repetitions, long durationMs, int maxSlowdown) {
     public static final int DEFAULT_MAX_SLOWDOWN = 10;
+    /** Loads are multiples of the CPU count; beyond this a run only measures the machine falling over. */
+    public static final double MAX_LOAD = 64;
 
     public Matrix {
         policies = List.copyOf(policies);
         loads = List.copyOf(loads);
+        checkLoads(loads);
+    }
+
+    /** Each load in range and none twice. */
+    public static void checkLoads(final List<Double> loads) {
+        for (int i = 0; i < loads.size(); i++) {
+            checkLoad(loads.get(i));
+            if (loads.subList(0, i).contains(loads.get(i))) {
+                throw new IllegalArgumentException("load " + formatLoad(loads.get(i)) + " is listed twice");
+            }
+        }
+    }
+
+    /** Every front end (scenario file, command line) refuses the same loads with the same words. */
+    public static void checkLoad(final double load) {
+        if (!(load >= 0 && load <= MAX_LOAD)) {
+            throw new IllegalArgumentException("load " + formatLoad(load)
+                    + " is out of range; loads are multiples of the CPU count from 0 to " + (int) MAX_LOAD);
+        }
+    }
+
+    private static String formatLoad(final double load) {
+        return load == Math.rint(load) && !Double.isInfinite(load) ? Long.toString((long) load) : Double.toString(load);
     }
 
     public Matrix(final List<String> policies, final List<Double> loads, final int repetitions, final long durationMs) {

@@ -290,9 +290,10 @@ public final class ScenarioParser {
         List<Double> out = new ArrayList<>();
         for (Token t : split(file, e)) {
             double v = doubleValue(file, e, t.text(), t.column());
-            if (v < 0 || v > 64) {
-                throw new ScenarioException(file, e.line(), t.column(), "load " + t.text()
-                        + " is out of range; loads are multiples of the CPU count from 0 to 64");
+            try {
+                Matrix.checkLoad(v);
+            } catch (IllegalArgumentException ex) {
+                throw new ScenarioException(file, e.line(), t.column(), ex.getMessage());
             }
             if (out.contains(v)) {
                 throw new ScenarioException(file, e.line(), t.column(), "load " + t.text() + " is listed twice");
