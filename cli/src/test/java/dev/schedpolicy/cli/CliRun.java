@@ -8,7 +8,7 @@ record CliRun(int code, String out, String err) {
     static CliRun of(final String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        var cl = Main.commandLine();
+        var cl = Main.commandLine(args);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);

@@ -49,7 +49,7 @@ class HelpRenderingTest {
         int code;
         System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
         try {
-            CommandLine cl = Main.commandLine();
+            CommandLine cl = Main.commandLine(args.toArray(String[]::new));
             cl.setOut(new PrintWriter(out, true));
             cl.setErr(new PrintWriter(err, true));
             code = cl.execute(args.toArray(String[]::new));
