@@ -51,7 +51,6 @@ class NoLeakITest {
     private static final List<String> SLEEP = List.of("sleep", "30");
     private static final List<String> TRUE = List.of("/bin/true");
     private static final List<String> MISSING = List.of("/no/such/binary");
-    private static final Path[] HIERARCHIES = {Path.of("/sys/fs/cgroup/cpu"), Path.of("/sys/fs/cgroup/cpuacct")};
 
     @TempDir
     Path state;
@@ -94,7 +93,7 @@ class NoLeakITest {
         // what the killed engines left: the documented behaviour, before the next start sweeps it
         long groupsLeft = 0;
         for (long engine : killedEngines) {
-            groupsLeft += groupsOf(engine).size();
+            groupsLeft += CgroupLeftovers.groupsOf(engine).size();
         }
         boolean groupedEngineKill = plan.stream().anyMatch(l -> l.kind().engineKilled() && !l.groupPart().isEmpty());
         assertThat(groupsLeft > 0).as("a SIGKILLed engine's cgroup stays until the next start").isEqualTo(groupedEngineKill);
@@ -102,9 +101,9 @@ class NoLeakITest {
         assertThat(stateEntries().size() > 1).as("a SIGKILLed parked engine's handshake stays until the next start")
                 .isEqualTo(parkedKill);
         nextEngineStart();
-        assertThat(groupsOf(self)).as("cgroups named schedpolicy-" + self + "-*").isEmpty();
+        assertThat(CgroupLeftovers.groupsOf(self)).as("cgroups named schedpolicy-" + self + "-*").isEmpty();
         for (long engine : killedEngines) {
-            assertThat(groupsOf(engine)).as("cgroups of the SIGKILLed engine %d after the next start", engine).isEmpty();
+            assertThat(CgroupLeftovers.groupsOf(engine)).as("cgroups of the SIGKILLed engine %d after the next start", engine).isEmpty();
         }
         assertThat(stateEntries()).as("state directory entries").singleElement().asString()
                 .startsWith(ShimInstaller.FILE_NAME.substring(0, "park-shim-".length())).endsWith(".sh");
@@ -405,20 +404,6 @@ class NoLeakITest {
             return i;
         }
         return -1;
-    }
-
-    private static List<Path> groupsOf(final long creator) throws IOException {
-        String prefix = "schedpolicy-" + creator + "-";
-        List<Path> found = new ArrayList<>();
-        for (Path root : HIERARCHIES) {
-            if (!Files.isDirectory(root)) {
-                continue;
-            }
-            try (Stream<Path> walk = Files.walk(root, 6)) {
-                walk.filter(Files::isDirectory).filter(d -> d.getFileName().toString().startsWith(prefix)).forEach(found::add);
-            }
-        }
-        return found;
     }
 
     private List<String> stateEntries() throws IOException {
