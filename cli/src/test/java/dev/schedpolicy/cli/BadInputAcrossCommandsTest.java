@@ -91,7 +91,17 @@ class BadInputAcrossCommandsTest {
                 arguments(List.of("probe", "extra"), 2, "Unmatched argument at index 1: 'extra'"));
     }
 
+    /** With --out in the temp dir: should a case ever be accepted, its run must not write into the checkout. */
+    @SuppressWarnings("unchecked")
     static Stream<Arguments> bench() {
+        return benchCases().map(a -> {
+            List<String> args = new ArrayList<>((List<String>) a.get()[0]);
+            args.addAll(List.of("--out", dir.resolve("bench-out").toString()));
+            return arguments(args, a.get()[1], a.get()[2]);
+        });
+    }
+
+    static Stream<Arguments> benchCases() {
         return Stream.of(
                 arguments(List.of("bench", "--quick", "--full"), 2, "--quick and --full exclude each other; give one of them"),
                 arguments(List.of("bench", "--policies", "turbo"), 2, "unknown policy token 'turbo'"),
