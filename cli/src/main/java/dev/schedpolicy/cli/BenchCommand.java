@@ -7,6 +7,8 @@ import dev.schedpolicy.engine.bench.Benchmark;
 import dev.schedpolicy.engine.bench.ProcessStarter;
 import dev.schedpolicy.engine.report.TextTable;
 import dev.schedpolicy.engine.report.WarningGroups;
+import dev.schedpolicy.engine.scenario.Matrix;
+import dev.schedpolicy.engine.scenario.Topology;
 import dev.schedpolicy.engine.scenario.Scenario;
 import dev.schedpolicy.engine.scenario.ScenarioCatalog;
 import dev.schedpolicy.engine.scenario.ScenarioException;
@@ -29,6 +31,8 @@ import picocli.CommandLine.Spec;
             "Writes DIR/report.json and DIR/report.html and prints the table."},
         footer = {"", "Examples:", "  schedpolicy bench --quick",
             "  schedpolicy bench --scenario compile-vs-test \\", "      --victim './mvnw -q test' --background 'make -j4'",
+            "  schedpolicy bench --scenario javac-background --topology other-cgroup \\",
+            "      --cgroup-parent /sys/fs/cgroup/cpu/schedpolicy.idle",
             "  schedpolicy bench --list"})
 public final class BenchCommand implements Callable<Integer> {
     /** Exit code when the run ended early (failure or Ctrl-C) and only partial results were saved. */
@@ -41,7 +45,7 @@ public final class BenchCommand implements Callable<Integer> {
             defaultValue = "seed-cpu-looper")
     private String scenario;
 
-    @Option(names = "--quick", description = "The scenario's quick preset (seed-cpu-looper: 6 policies x 3 loads x 3 repetitions, under 3 minutes on 2 CPUs)."
+    @Option(names = "--quick", description = "The scenario's quick preset (seed-cpu-looper: 5 policies x 2 loads x 3 repetitions x 2 topologies, about 3 minutes on 2 CPUs)."
             + " The default unless --full, --policies, --loads or --repetitions is given.")
     private boolean quick;
 
@@ -51,7 +55,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--policies", split = ",", paramLabel = "LIST", description = "Policies (rows), e.g. default,nice19,idle,quota50,cpu-idle.")
     private List<String> policies;
 
-    @Option(names = "--loads", split = ",", paramLabel = "LIST", description = "Loads (columns) as multiples, e.g. 0,1,2,4.")
+    @Option(names = "--loads", split = ",", paramLabel = "LIST", description = "Loads (columns) as multiples of the CPU count, 0..64, e.g. 0,1,2,4.")
     private List<Double> loads;
 
     @Option(names = "--repetitions", paramLabel = "N", description = "Measured repetitions per cell.")
@@ -59,6 +63,15 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--duration", paramLabel = "MS", description = "Victim's unloaded run time in ms (its work is calibrated to it).")
     private Long durationMs;
+
+    @Option(names = "--topology", paramLabel = "LIST", description = "Where the background sits relative to the victim:"
+            + " same-group, other-session, other-cgroup, or machine (what this machine gives the agent's neighbours);"
+            + " comma-separated (default: the preset's).")
+    private String topology;
+
+    @Option(names = "--cgroup-parent", paramLabel = "DIR", description = "Where cgroup policies (quota, weight, cpu-idle) make"
+            + " their groups, e.g. the machine-wide idle parent made by 'schedpolicy setup'.")
+    private Path cgroupParent;
 
     @Option(names = "--victim", paramLabel = "CMD", description = "Victim shell command (fixed work; kept %% = unloaded wall / loaded wall).")
     private String victim;
@@ -112,14 +125,10 @@ public final class BenchCommand implements Callable<Integer> {
         } catch (ScenarioException | IllegalArgumentException e) {
             return usageError(err, e.getMessage());
         }
-        if (quick && full) {
-            return usageError(err, "--quick and --full exclude each other; give one of them");
-        }
-        boolean useQuick = quick || !full && policies == null && loads == null && repetitions == null;
         BenchOptions.Cancellation cancel = new BenchOptions.Cancellation();
         BenchOptions options;
         try {
-            options = options(sc, useQuick, cancel);
+            options = options(sc, cancel);
         } catch (IllegalArgumentException e) {
             return usageError(err, e.getMessage());
         }
@@ -192,10 +201,13 @@ public final class BenchCommand implements Callable<Integer> {
         return ExitCodes.USAGE;
     }
 
-    /** The engine validates what the command line gave (repetitions, duration, loads) with the scenario file's rules. */
-    private BenchOptions options(final Scenario sc, final boolean useQuick, final BenchOptions.Cancellation cancel) {
-        BenchOptions.Builder b = BenchOptions.builder(sc).quick(useQuick).outDir(out).policies(policies).loads(loads)
-                .victimCommand(victim).backgroundCommand(background);
+    /** The run's options; the preset rule and the matrix limits are the engine's {@link Matrix}'s. */
+    private BenchOptions options(final Scenario sc, final BenchOptions.Cancellation cancel) {
+        Matrix.Preset preset = Matrix.Preset.resolve(quick, full,
+                policies != null || loads != null || repetitions != null);
+        BenchOptions.Builder b = BenchOptions.builder(sc).preset(preset).outDir(out).policies(policies).loads(loads)
+                .topologies(topology == null ? null : Topology.parseList(topology)).cgroupParent(cgroupParent)
+                .victimCommand(victim).backgroundCommand(background).cancellation(cancel);
         if (repetitions != null) {
             b.repetitions(repetitions);
         }
@@ -208,6 +220,6 @@ public final class BenchCommand implements Callable<Integer> {
         if (starter != null) {
             b.starter(starter);
         }
-        return b.cancellation(cancel).build();
+        return b.build();
     }
 }

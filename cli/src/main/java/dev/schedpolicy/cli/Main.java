@@ -30,6 +30,7 @@ public final class Main implements Runnable {
         m.put("run", RunCommand::new);
         m.put("probe", ProbeCommand::new);
         m.put("bench", BenchCommand::new);
+        m.put("setup", SetupCommand::new);
         m.put("help", CommandLine.HelpCommand::new);
         return m;
     }
@@ -60,12 +61,17 @@ public final class Main implements Runnable {
     private static CommandLine withHandlers(final CommandLine cl) {
         cl.setExecutionExceptionHandler(Main::handleExecutionException);
         cl.setParameterExceptionHandler(Main::handleParameterException);
+        // as nice, chrt and timeout: everything after the command is the command's, --verify included
+        CommandLine run = cl.getSubcommands().get("run");
+        if (run != null) {
+            run.setStopAtPositional(true);
+        }
         return cl;
     }
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is needed: run, probe or bench (see --help)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is needed: run, probe, bench or setup (see --help)");
     }
 
     /** One clear line instead of a stack trace: a user error is not a crash. */

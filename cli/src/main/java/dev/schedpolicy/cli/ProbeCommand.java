@@ -2,11 +2,22 @@ package dev.schedpolicy.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.policy.Policy;
 import dev.schedpolicy.engine.probe.Capability;
-import dev.schedpolicy.engine.probe.Probe;
+import dev.schedpolicy.engine.probe.PolicyTrial;
+import dev.schedpolicy.engine.bench.BenchListener;
+import dev.schedpolicy.engine.bench.Benchmark;
+import dev.schedpolicy.engine.bench.RecommendationCheck;
+import dev.schedpolicy.engine.cgroup.IdleParent;
+import dev.schedpolicy.engine.report.BenchReport;
+import dev.schedpolicy.engine.report.TextTable;
+import dev.schedpolicy.engine.scenario.ScenarioCatalog;
+import dev.schedpolicy.engine.probe.AgentAdvice;
 import dev.schedpolicy.engine.probe.ProbeReport;
+import dev.schedpolicy.engine.probe.Recommendation;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -14,7 +25,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
@@ -22,7 +32,8 @@ import java.util.concurrent.Callable;
 @Command(name = "probe", mixinStandardHelpOptions = true,
         description = {"Try each policy part on a scratch process and report what this user can apply here,",
                 "the cgroup layout, the disks' I/O schedulers, autogroup, and which processes per-task",
-                "policies would actually protect against."})
+                "policies would actually protect against. With policy options (as for run), also launch a",
+                "scratch process exactly as run would, and exit 125 when run would not apply the policy."})
 public final class ProbeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -30,36 +41,69 @@ public final class ProbeCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print the report as JSON")
     boolean json;
 
-    @Option(names = "--policy", paramLabel = "POLICY",
-            description = "also check this policy; exit 125 when part of it cannot be applied here")
-    String policy;
+    /** The same options as run: a policy given here is tried exactly as run would apply it. */
+    @Mixin
+    PolicyOptions options;
 
-    @Option(names = "--cgroup-parent", paramLabel = "DIR", description = "cgroup directory to try instead of this process's own")
-    Path cgroupParent;
+    @Option(names = "--recommend", description = "also run a short topology benchmark (about a minute) that checks the"
+            + " recommended policy beside default and idle in this machine's topology and in other-cgroup")
+    boolean recommend;
+
+    @Option(names = "--idle-parent", paramLabel = "DIR", description = "the machine-wide idle parent to look for"
+            + " (default: schedpolicy.idle at the top of the cpu cgroup hierarchy)")
+    Path idleParent;
 
     @Override
     public Integer call() throws IOException {
-        Policy checked = policy == null ? null : Policy.parse(policy);
-        ProbeReport report = Probe.system(Optional.ofNullable(cgroupParent)).run();
+        Policy checked = options.given() ? options.toPolicy() : null;
+        LaunchConfig config = options.launchConfig();
+        AgentAdvice advice = AgentAdvice.gather(options.cgroupParent(), Optional.ofNullable(idleParent));
+        ProbeReport report = advice.probe();
         PrintWriter out = spec.commandLine().getOut();
-        List<String> problems = checked == null ? List.of() : report.problemsFor(checked);
+        PolicyTrial trial = checked == null ? null : PolicyTrial.of(checked, config);
         if (json) {
-            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report));
+            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsString(advice));
         } else {
             printTable(report, out);
+            printAdvice(advice, out);
         }
         if (checked != null) {
             PrintWriter where = json ? spec.commandLine().getErr() : out;
             report.advisoriesFor(checked).forEach(a -> where.println("Note: " + a));
-            if (problems.isEmpty()) {
-                where.println("Policy '" + checked.toCompact() + "' can be applied here.");
-            } else {
-                where.println("Policy '" + checked.toCompact() + "' cannot be fully applied here:");
-                problems.forEach(p -> where.println("  - " + p));
+            trial.warnings().forEach(w -> where.println("Note: run would warn: " + w));
+            switch (trial.outcome()) {
+                case APPLIED -> where.println("Policy '" + checked.toCompact() + "' can be applied here (tried: " + trial.detail() + ").");
+                case REFUSED -> where.println("Policy '" + checked.toCompact() + "' cannot be applied here: run refuses it (exit 2): "
+                        + trial.detail());
+                default -> where.println("Policy '" + checked.toCompact() + "' cannot be applied here: run would exit 125: "
+                        + trial.detail());
+            }
+        }
+        if (recommend) {
+            PrintWriter where = json ? spec.commandLine().getErr() : out;
+            BenchReport check = Benchmark.run(RecommendationCheck.options(new ScenarioCatalog(Benchmark::validatePolicy)
+                    .load("seed-cpu-looper"), advice.recommendation()).build(), BenchListener.NONE).report();
+            where.println();
+            where.print(TextTable.verdicts(check));
+            if (check.partial()) {
+                where.println("The check stopped early: " + check.partialReason());
             }
         }
         out.flush();
-        return problems.isEmpty() ? ExitCodes.OK : ExitCodes.POLICY_NOT_APPLIED;
+        return trial == null || trial.applied() ? ExitCodes.OK : ExitCodes.POLICY_NOT_APPLIED;
+    }
+
+    private static void printAdvice(final AgentAdvice advice, final PrintWriter out) {
+        IdleParent.Status idle = advice.idleParent();
+        out.println();
+        out.printf("idle parent:    %s: %s%n", idle.path(), idle.detail());
+        Recommendation r = advice.recommendation();
+        out.printf("RECOMMENDED:    %s%n", r.policy() + (r.cgroupParent() == null ? "" : " with --cgroup-parent " + r.cgroupParent()));
+        out.printf("                because %s%n", r.reason());
+        if (r.next() != null) {
+            out.printf("                to protect more: %s%n", r.next());
+        }
     }
 
     private static void printTable(final ProbeReport r, final PrintWriter out) {
@@ -70,7 +114,8 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         out.println();
         out.printf("cgroups:        %s; cpu controller: %s%n", r.cgroupMode(), r.cpuController());
-        out.printf("cgroup parent:  %s (%s)%n", r.cgroupParent(), r.cgroupParentUsable() ? "writable" : "not usable");
+        out.printf("cgroup parent:  %s (%s)%n", r.cgroupParent() == null ? "none" : r.cgroupParent(),
+                r.cgroupParentUsable() ? "writable" : "not usable: " + r.capability("quota").map(Capability::detail).orElse("unknown"));
         out.printf("I/O schedulers: %s (ioprio is honoured by bfq and mq-deadline only)%n", r.ioSchedulers());
         out.printf("autogroup:      %s%n", r.autogroup() ? "on" : "off");
         out.printf("task group:     %s: %d other processes share it, %d are elsewhere%n", r.scope().taskGroup(),

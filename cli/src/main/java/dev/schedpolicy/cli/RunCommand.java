@@ -18,9 +18,13 @@ import java.util.concurrent.Callable;
 
 /** {@code schedpolicy run [options] -- COMMAND [ARGS...]}. */
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Run COMMAND so that its first instruction, and every process it starts, runs under the policy.",
-                "stdin, stdout and stderr are the command's own; SIGINT, SIGTERM and SIGHUP are forwarded;",
-                "the exit status is the command's (128+N when it died from signal N)."},
+        description = {"Run COMMAND so that its first instruction, and every process it starts, runs",
+                "under the policy.",
+                "Options end at COMMAND. stdin, stdout and stderr are the command's own;",
+                "signals sent to schedpolicy are forwarded. The exit status is the command's",
+                "(128+N when it died from signal N); 125 only when the policy could not be",
+                "applied, and then the command did not run. The command never gets a higher",
+                "priority than its caller has, unless root passes --allow-raise."},
         footer = {"%nExamples:", "  schedpolicy run --policy idle -- make -j8",
                 "  schedpolicy run --policy batch --nice 19 --io idle -- ./gradlew build",
                 "  schedpolicy run --cpu-quota 50 --verify -- cc -O2 big.c"})
@@ -29,20 +33,20 @@ public final class RunCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
-    PolicyOptionsMixin options;
+    PolicyOptions options;
 
     @Option(names = "--verify", description = "print what the kernel reports for the command (on stderr)")
     boolean verify;
 
-    @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "the command and its arguments (put -- before it)")
+    @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "the command and its arguments (a -- before it is optional)")
     List<String> command;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        Policy policy = options.policyOptions.toPolicy();
-        LaunchConfig config = options.policyOptions.launchConfig();
+        Policy policy = options.toPolicy();
+        LaunchConfig config = options.launchConfig();
         PrintWriter err = spec.commandLine().getErr();
-        ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+        ProcessBuilder builder = StandardStreams.apply(new ProcessBuilder(command));
         try (SignalForwarder forwarder = SignalForwarder.install(config.kernel())) {
             PolicedProcess launched;
             try {
@@ -63,16 +67,8 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private int reportStartFailure(final IOException e, final PrintWriter err) {
-        String message = String.valueOf(e.getMessage());
-        if (message.contains("error=2,")) {
-            err.println("schedpolicy: command not found: " + command.get(0));
-            return ExitCodes.NOT_FOUND;
-        }
-        if (message.contains("error=13,")) {
-            err.println("schedpolicy: command not executable: " + command.get(0) + " (permission denied)");
-            return ExitCodes.NOT_EXECUTABLE;
-        }
-        err.println("schedpolicy: cannot start " + command.get(0) + ": " + message);
-        return ExitCodes.NOT_EXECUTABLE;
+        StartFailure failure = StartFailure.of(command.get(0), e);
+        err.println("schedpolicy: " + failure.message());
+        return failure.exitCode();
     }
 }

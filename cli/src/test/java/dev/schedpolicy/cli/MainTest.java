@@ -15,7 +15,7 @@ class MainTest {
     void shouldBuildEverySubcommandForTopLevelHelpErrorsAndTheHelpCommand() {
         for (String[] args : new String[][] {{}, {"--help"}, {"frobnicate"}, {"help", "run"}}) {
             assertThat(Main.commandLine(args).getSubcommands()).as(String.join(" ", args))
-                    .containsOnlyKeys("run", "probe", "bench", "help");
+                    .containsOnlyKeys("run", "probe", "bench", "setup", "help");
         }
     }
 
@@ -23,6 +23,6 @@ class MainTest {
     void shouldListEverySubcommandInTopLevelHelp() {
         CliRun r = CliRun.of("--help");
         assertThat(r.code()).isZero();
-        assertThat(r.out()).contains("  run ", "  probe ", "  bench ", "  help ");
+        assertThat(r.out()).contains("  run ", "  probe ", "  bench ", "  setup ", "  help ");
     }
 }

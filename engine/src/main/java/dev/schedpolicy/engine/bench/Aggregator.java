@@ -1,14 +1,14 @@
 package dev.schedpolicy.engine.bench;
 
+import dev.schedpolicy.engine.proc.ProcFs;
 import dev.schedpolicy.engine.report.BenchReport;
 import dev.schedpolicy.engine.report.Stat;
 import dev.schedpolicy.engine.scenario.Builtin;
 import dev.schedpolicy.engine.scenario.Matrix;
 import dev.schedpolicy.engine.scenario.Scenario;
+import dev.schedpolicy.engine.scenario.Topology;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,28 +24,26 @@ final class Aggregator {
     /** CI half-widths above this many points get a warning. */
     static final double CI_WARN_POINTS = 2;
 
+    private final RunPlan plan;
     private final Scenario scenario;
     private final Matrix matrix;
     private final int ncpu;
     private final double calibration;
     private final List<String> warnings;
     private final Consumer<String> warn;
+    private final ProcFs procFs;
     private Double loadAverageAtStart;
 
-    Aggregator(final Scenario scenario, final Matrix matrix, final int ncpu, final double calibration,
-            final List<String> warnings, final Consumer<String> warn) {
-        this.scenario = scenario;
-        this.matrix = matrix;
-        this.ncpu = ncpu;
+    Aggregator(final RunPlan plan, final double calibration, final List<String> warnings, final Consumer<String> warn,
+            final ProcFs procFs) {
+        this.plan = plan;
+        this.scenario = plan.scenario();
+        this.matrix = plan.matrix();
+        this.ncpu = plan.ncpu();
         this.calibration = calibration;
         this.warnings = warnings;
         this.warn = warn;
-    }
-
-    /** The 1-minute load average from /proc/loadavg, or null. */
-    static Double loadAverage() {
-        String load = read("/proc/loadavg");
-        return load == null ? null : Double.valueOf(load.split("\\s+")[0]);
+        this.procFs = procFs;
     }
 
     Aggregator loadAverageAtStart(final Double value) {
@@ -53,11 +51,11 @@ final class Aggregator {
         return this;
     }
 
-    BenchReport report(final List<MatrixRunner.Sample> samples, final int planned, final Instant started,
+    BenchReport report(final List<Sample> samples, final int planned, final Instant started,
             final String failure, final String preset, final long seed) {
-        List<MatrixRunner.Sample> base = samples.stream().filter(s -> s.run().baseline()).toList();
+        List<Sample> base = samples.stream().filter(s -> s.run().baseline()).toList();
         boolean victim = !scenario.victim().isNone();
-        double baseRate = Stat.of(base.stream().map(MatrixRunner.Sample::victimRate).toList()).mean();
+        double baseRate = Stat.of(base.stream().map(Sample::victimRate).toList()).mean();
         double baseBgRate = Stat.of(base.stream().filter(s -> s.bgCopies() > 0)
                 .map(s -> s.bgUnits() / (s.windowNs() / 1e9) / s.bgCopies()).toList()).mean();
         if (Double.isNaN(baseBgRate) && cpuLooper()) {
@@ -66,27 +64,33 @@ final class Aggregator {
         String bgUnit = scenario.background().isNone() ? null
                 : scenario.background().isCommand() ? "cpu-s/s"
                 : scenario.background().builtin() == Builtin.MEMORY_LOOPER ? "passes/s (40 MB each)"
+                : scenario.background().builtin() == Builtin.COMPILE_LOOP ? "classes compiled/s"
                 : "loops/s (x" + dev.schedpolicy.engine.bench.workload.Kernel.ITERATIONS_PER_UNIT + " iterations)";
 
         List<BenchReport.Cell> cells = new ArrayList<>();
-        for (String label : matrix.policies()) {
-            for (double load : matrix.loads()) {
-                BenchPolicy policy = BenchPolicy.of(label, ncpu);
-                boolean fromBaseline = load == 0 && victim && scenario.policyTarget() == Scenario.PolicyTarget.BACKGROUND
-                        && scenario.loadAxis() == Scenario.LoadAxis.BACKGROUND;
-                List<MatrixRunner.Sample> mine = fromBaseline ? base : samples.stream()
-                        .filter(s -> !s.run().baseline() && s.run().policy().label().equals(policy.label())
-                                && s.run().load() == load)
-                        .toList();
-                if (mine.isEmpty()) {
-                    continue;
+        for (Topology topology : plan.topologies()) {
+            for (String label : matrix.policies()) {
+                for (double load : matrix.loads()) {
+                    BenchPolicy policy = BenchPolicy.of(label, ncpu);
+                    boolean fromBaseline = plan.coveredByBaseline(load);
+                    List<Sample> mine = fromBaseline ? base : samples.stream()
+                            .filter(s -> !s.run().baseline() && s.run().topology() == topology
+                                    && s.run().policy().label().equals(policy.label()) && s.run().load() == load)
+                            .toList();
+                    if (mine.isEmpty()) {
+                        continue;
+                    }
+                    cells.add(cell(topology, policy.label(), load, mine, fromBaseline, baseRate, baseBgRate, bgUnit));
                 }
-                cells.add(cell(policy.label(), load, mine, fromBaseline, baseRate, baseBgRate, bgUnit));
             }
         }
+        List<String> topologyIds = plan.topologies().stream().map(Topology::id).toList();
+        List<BenchReport.Verdict> verdicts = victim && !scenario.background().isNone()
+                && scenario.policyTarget() == Scenario.PolicyTarget.BACKGROUND
+                ? Verdicts.of(topologyIds, matrix.policies(), cells) : List.of();
         BenchReport.Baseline baseline = base.isEmpty() ? null : new BenchReport.Baseline(
-                Stat.orNull(base.stream().map(MatrixRunner.Sample::victimRate).toList()),
-                Stat.orNull(base.stream().map(MatrixRunner.Sample::victimWorkMs).toList()),
+                Stat.orNull(base.stream().map(Sample::victimRate).toList()),
+                Stat.orNull(base.stream().map(Sample::victimWorkMs).toList()),
                 Stat.orNull(base.stream().filter(s -> s.bgCopies() > 0)
                         .map(s -> s.bgUnits() / (s.windowNs() / 1e9)).toList()),
                 victim ? (scenario.victim().isCommand() ? "runs/s" : "units/s per worker") : bgUnit);
@@ -100,7 +104,7 @@ final class Aggregator {
                 scenario.description(), scenario.expect(), scenario.source(), scenario.victim().describe(),
                 scenario.background().describe(), scenario.policyTarget().name(), scenario.loadAxis().name(), metric);
         return new BenchReport(BenchReport.SCHEMA_VERSION, "schedpolicy", failure != null, failure, info, machine(),
-                run, matrix.policies(), matrix.loads(), baseline, cells, warnings);
+                run, verdicts, matrix.policies(), matrix.loads(), topologyIds, baseline, cells, warnings);
     }
 
     private boolean cpuLooper() {
@@ -108,7 +112,7 @@ final class Aggregator {
         return b == Builtin.CPU_LOOPER || b == Builtin.LOOP_COUNTER;
     }
 
-    private BenchReport.Cell cell(final String policy, final double load, final List<MatrixRunner.Sample> s,
+    private BenchReport.Cell cell(final Topology topology, final String policy, final double load, final List<Sample> s,
             final boolean fromBaseline, final double baseRate, final double baseBgRate, final String bgUnit) {
         boolean victim = !scenario.victim().isNone();
         Stat kept = victim ? stat(s, x -> 100 * x.victimRate() / baseRate) : null;
@@ -132,23 +136,18 @@ final class Aggregator {
                         : 100.0 * x.throttling().nrThrottled() / x.throttling().nrPeriods());
         Stat wallOverCpu = victim ? stat(s, x -> x.victimWorkMs() * 1e6 * x.victimWorkers() * scenario.victim().copies()
                 / x.victimCpuNs()) : null;
-        if (scenario.victim().builtin() == Builtin.PERIODIC) {
-            wallOverCpu = null;
+        if (scenario.victim().builtin() != Builtin.CPU_VICTIM && scenario.victim().builtin() != Builtin.THREAD_EATER) {
+            wallOverCpu = null; // a periodic victim sleeps, cyclictest and a test job's children work outside it
         }
         // the benchmark's own JVM (reading results, sampling /proc) is part of the run, not "other processes"
         Stat gap = stat(s, x -> 100 * (ncpu * x.windowNs() - x.victimProcessCpuNs() - x.bgCpuNs()
                 - Math.max(0, x.runnerCpuNs()) - x.idleNs()) / (ncpu * x.windowNs()));
-        BenchReport.Latency latency = null;
-        if (s.stream().allMatch(x -> x.latency() != null)) {
-            latency = new BenchReport.Latency(
-                    s.stream().mapToDouble(x -> x.latency().p50()).average().orElse(0),
-                    s.stream().mapToDouble(x -> x.latency().p99()).average().orElse(0),
-                    s.stream().mapToDouble(x -> x.latency().p999()).average().orElse(0),
-                    s.stream().mapToDouble(x -> x.latency().max()).max().orElse(0));
-        }
+        BenchReport.Latency latency = s.stream().allMatch(x -> x.latency() != null)
+                ? WakeupLatency.percentiles(s.stream().map(Sample::latency).toList()) : null;
         List<BenchReport.ThreadDetail> threads = scenario.victim().builtin() == Builtin.THREAD_EATER
                 ? averageThreads(s) : null;
-        String where = policy + " load " + dev.schedpolicy.engine.report.TextTable.formatLoad(load);
+        String where = (plan.topologies().size() > 1 ? topology.id() + " " : "") + policy + " load "
+                + dev.schedpolicy.engine.report.TextTable.formatLoad(load);
         if (!fromBaseline) {
             if (gap != null && Math.abs(gap.mean()) > ACCOUNTING_TOLERANCE_PCT) {
                 warn.accept(String.format(Locale.ROOT, "%s: CPU accounting off by %.1f%% of %d x wall (victim + "
@@ -161,12 +160,12 @@ final class Aggregator {
                         + "repetitions or on a quieter machine", where, headline.ciHalfWidth(), CI_WARN_POINTS));
             }
         }
-        return new BenchReport.Cell(policy, load, s.get(0).bgCopies(), s.get(0).victimWorkers(), fromBaseline,
+        return new BenchReport.Cell(policy, load, topology.id(), s.get(0).bgCopies(), s.get(0).victimWorkers(), fromBaseline,
                 s.get(0).applied(), kept, rq, latency, bgRate, bg ? bgUnit : null, bgFree, bgOne, total, psi, throttled,
                 wallOverCpu, gap, threads);
     }
 
-    private static List<BenchReport.ThreadDetail> averageThreads(final List<MatrixRunner.Sample> s) {
+    private static List<BenchReport.ThreadDetail> averageThreads(final List<Sample> s) {
         List<BenchReport.ThreadDetail> out = new ArrayList<>();
         int n = s.get(0).threads().size();
         for (int i = 0; i < n; i++) {
@@ -182,12 +181,12 @@ final class Aggregator {
         return out;
     }
 
-    private static Stat stat(final List<MatrixRunner.Sample> s, final ToDoubleFunction<MatrixRunner.Sample> f) {
+    private static Stat stat(final List<Sample> s, final ToDoubleFunction<Sample> f) {
         return Stat.orNull(s.stream().map(x -> f.applyAsDouble(x)).toList());
     }
 
     private BenchReport.Machine machine() {
-        String host = read("/proc/sys/kernel/hostname");
+        String host = procFs.hostname().orElse(null);
         if (host == null) {
             try {
                 host = InetAddress.getLocalHost().getHostName();
@@ -195,19 +194,14 @@ final class Aggregator {
                 host = "unknown";
             }
         }
-        String auto = read("/proc/sys/kernel/sched_autogroup_enabled");
+        String auto = procFs.read(procFs.root().resolve("sys/kernel/sched_autogroup_enabled")).map(String::trim)
+                .orElse(null);
         Double loadAvg = loadAverageAtStart;
         return new BenchReport.Machine(host, ncpu, System.getProperty("os.version"), System.getProperty("os.arch"),
                 System.getProperty("java.version"), auto == null ? null : auto.equals("1"), loadAvg,
-                "victim and background are children of the benchmark: same session (autogroup) and, unless the "
-                        + "policy puts one in its own cgroup, the same cpu cgroup, so per-task policies act between them");
-    }
-
-    private static String read(final String path) {
-        try {
-            return Files.readString(Path.of(path)).trim();
-        } catch (IOException e) {
-            return null;
-        }
+                "same-group: victim and background are children of the benchmark, one session (autogroup) and one cpu"
+                        + " cgroup, so per-task policies act between them; other-session: every background copy in a new"
+                        + " session (its own autogroup where autogroup is on); other-cgroup: victim and every background"
+                        + " copy each in a sibling cpu cgroup, where only cgroup controls act");
     }
 }

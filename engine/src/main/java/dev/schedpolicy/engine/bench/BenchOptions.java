@@ -8,15 +8,15 @@ import java.util.Objects;
 
 /**
  * Everything one benchmark run needs. Build with {@link #builder(Scenario)}; unset values come from the
- * scenario's preset ({@code quick} or full).
+ * scenario's preset ({@code quick} or full). {@link Builder#build()} resolves the matrix, so a bad load,
+ * repetition count or duration is refused there with the {@link Matrix} model's message.
  */
 public final class BenchOptions {
     final Scenario scenario;
-    final boolean quick;
-    final List<String> policies;
-    final List<Double> loads;
-    final Integer repetitions;
-    final Long durationMs;
+    final Matrix.Preset preset;
+    final boolean customised;
+    final Matrix matrix;
+    final Path cgroupParent;
     final String victimCommand;
     final String backgroundCommand;
     final Path outDir;
@@ -29,11 +29,12 @@ public final class BenchOptions {
 
     private BenchOptions(final Builder b) {
         this.scenario = Objects.requireNonNull(b.scenario, "scenario");
-        this.quick = b.quick;
-        this.policies = b.policies == null ? null : List.copyOf(b.policies);
-        this.loads = b.loads == null ? null : List.copyOf(b.loads);
-        this.repetitions = b.repetitions;
-        this.durationMs = b.durationMs;
+        this.preset = b.preset;
+        this.customised = b.policies != null || b.loads != null || b.repetitions != null || b.durationMs != null
+                || b.topologies != null;
+        this.matrix = scenario.matrix(preset).customised(b.policies, b.loads, b.repetitions, b.durationMs)
+                .withTopologies(b.topologies);
+        this.cgroupParent = b.cgroupParent;
         this.victimCommand = b.victimCommand;
         this.backgroundCommand = b.backgroundCommand;
         this.outDir = b.outDir;
@@ -47,9 +48,12 @@ public final class BenchOptions {
 
     /** "quick" or "full", marked custom when the command line replaced part of the preset's matrix. */
     public String presetLabel() {
-        String preset = quick ? "quick" : "full";
-        boolean custom = policies != null || loads != null || repetitions != null || durationMs != null;
-        return custom ? preset + " (customised)" : preset;
+        return customised ? preset.label() + " (customised)" : preset.label();
+    }
+
+    /** The matrix this run measures: the preset's, with the given parts replaced. */
+    public Matrix matrix() {
+        return matrix;
     }
 
     public static Builder builder(final Scenario scenario) {
@@ -62,6 +66,11 @@ public final class BenchOptions {
 
     public Cancellation cancellation() {
         return cancellation;
+    }
+
+    /** Where cgroup policies make their groups, e.g. a machine-wide idle parent; empty: the launcher's default. */
+    public java.util.Optional<Path> cgroupParent() {
+        return java.util.Optional.ofNullable(cgroupParent);
     }
 
     public java.util.Optional<Path> outDir() {
@@ -84,6 +93,13 @@ public final class BenchOptions {
             return reason != null;
         }
 
+        /** Ends the current run when the benchmark was cancelled. */
+        void throwIfCancelled() {
+            if (reason != null) {
+                throw new RunAborted(RunAborted.Kind.CANCELLED, reason);
+            }
+        }
+
         public String reason() {
             return reason;
         }
@@ -98,11 +114,13 @@ public final class BenchOptions {
 
     public static final class Builder {
         private final Scenario scenario;
-        private boolean quick;
+        private Matrix.Preset preset = Matrix.Preset.FULL;
         private List<String> policies;
         private List<Double> loads;
         private Integer repetitions;
         private Long durationMs;
+        private List<dev.schedpolicy.engine.scenario.Topology> topologies;
+        private Path cgroupParent;
         private String victimCommand;
         private String backgroundCommand;
         private Path outDir;
@@ -119,7 +137,13 @@ public final class BenchOptions {
 
         /** The scenario's {@code [quick]} preset instead of its full matrix. */
         public Builder quick(final boolean value) {
-            quick = value;
+            preset = value ? Matrix.Preset.QUICK : Matrix.Preset.FULL;
+            return this;
+        }
+
+        /** The preset, e.g. from {@link Matrix.Preset#resolve}. */
+        public Builder preset(final Matrix.Preset value) {
+            preset = Objects.requireNonNull(value, "preset");
             return this;
         }
 
@@ -129,27 +153,30 @@ public final class BenchOptions {
         }
 
         public Builder loads(final List<Double> value) {
-            if (value != null) {
-                Matrix.checkLoads(value);
-            }
             loads = value;
             return this;
         }
 
         public Builder repetitions(final int value) {
-            if (value < 1) {
-                throw new IllegalArgumentException("repetitions must be at least 1, not " + value);
-            }
             repetitions = value;
             return this;
         }
 
         /** The victim's unloaded run time its work is calibrated to (or the window without a victim). */
         public Builder durationMs(final long value) {
-            if (value < 100) {
-                throw new IllegalArgumentException("duration must be at least 100 ms, not " + value);
-            }
             durationMs = value;
+            return this;
+        }
+
+        /** Replaces the preset's topologies (null keeps them). */
+        public Builder topologies(final List<dev.schedpolicy.engine.scenario.Topology> value) {
+            topologies = value;
+            return this;
+        }
+
+        /** Where cgroup policies make their groups (e.g. a machine-wide idle parent); null: the default. */
+        public Builder cgroupParent(final Path value) {
+            cgroupParent = value;
             return this;
         }
 
@@ -205,6 +232,7 @@ public final class BenchOptions {
             return this;
         }
 
+        /** @throws IllegalArgumentException when the resulting matrix breaks one of {@link Matrix}'s limits */
         public BenchOptions build() {
             return new BenchOptions(this);
         }

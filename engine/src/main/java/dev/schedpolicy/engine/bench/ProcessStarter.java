@@ -1,12 +1,22 @@
 package dev.schedpolicy.engine.bench;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
 /** How the benchmark starts every process under a policy; the engine's policy-thread launcher in production. */
 public interface ProcessStarter {
     Started start(ProcessBuilder builder, BenchPolicy policy) throws IOException;
+
+    /**
+     * Starts under a policy whose cgroup part (quota, weight, cpu-idle) gets its group under the given parent
+     * instead of the starter's default; a starter without cgroups ignores the parent.
+     */
+    default Started start(final ProcessBuilder builder, final BenchPolicy policy, final Optional<Path> cgroupParent)
+            throws IOException {
+        return start(builder, policy);
+    }
 
     /** Throws with a message when the label is not a policy this starter can apply. */
     void validate(String label);

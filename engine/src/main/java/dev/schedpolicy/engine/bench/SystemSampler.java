@@ -1,59 +1,45 @@
 package dev.schedpolicy.engine.bench;
 
+import dev.schedpolicy.engine.proc.CpuTimes;
+import dev.schedpolicy.engine.proc.Pressure;
 import dev.schedpolicy.engine.proc.ProcFs;
+import dev.schedpolicy.engine.proc.SchedStat;
 import dev.schedpolicy.engine.proc.TaskStat;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-
-/** System-wide and per-process-tree counters read at the edges of a measuring window. */
+/** System-wide and per-process-tree counters read at the edges of a measuring window, all through {@link ProcFs}. */
 final class SystemSampler {
-    private static final long NS_PER_TICK = 10_000_000L; // USER_HZ 100
+    private static final long NS_PER_TICK = 1_000_000_000L / TaskStat.TICKS_PER_SECOND;
+    private static final CpuTimes UNKNOWN = new CpuTimes(-1, -1);
 
-    private final Path proc;
     private final ProcFs procFs;
 
-    SystemSampler(final Path proc) {
-        this.proc = proc;
-        this.procFs = new ProcFs(proc);
+    SystemSampler(final ProcFs procFs) {
+        this.procFs = procFs;
     }
 
-    /** Idle (idle + iowait) and total CPU time of all CPUs, in ns, from /proc/stat. */
-    record CpuTimes(long idleNs, long totalNs) {
+    ProcFs procFs() {
+        return procFs;
     }
 
+    /** Idle (idle + iowait) and total CPU time of all CPUs; -1 each when /proc/stat cannot be read. */
     CpuTimes cpuTimes() {
         try {
-            String first = Files.readAllLines(proc.resolve("stat")).get(0);
-            String[] f = first.trim().split("\\s+");
-            long total = 0;
-            for (int i = 1; i < Math.min(f.length, 9); i++) {
-                total += Long.parseLong(f[i]);
-            }
-            long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
-            return new CpuTimes(idle * NS_PER_TICK, total * NS_PER_TICK);
-        } catch (IOException | RuntimeException e) {
-            return new CpuTimes(-1, -1);
+            return procFs.cpuTimes().orElse(UNKNOWN);
+        } catch (RuntimeException e) {
+            return UNKNOWN;
         }
     }
 
     /** PSI "some" total for the CPU, microseconds, or -1 without PSI. */
     long psiCpuSomeUs() {
         try {
-            for (String line : Files.readAllLines(proc.resolve("pressure/cpu"))) {
-                if (line.startsWith("some")) {
-                    for (String part : line.split("\\s+")) {
-                        if (part.startsWith("total=")) {
-                            return Long.parseLong(part.substring(6));
-                        }
-                    }
-                }
-            }
-        } catch (IOException | RuntimeException e) {
+            return procFs.cpuPressure().map(Pressure::totalMicros).orElse(-1L);
+        } catch (RuntimeException e) {
             return -1;
         }
-        return -1;
     }
 
     /**
@@ -77,6 +63,30 @@ final class SystemSampler {
         } catch (RuntimeException e) {
             // the process ended meanwhile
         }
+    }
+
+    /**
+     * Records the schedstat of every thread of a process tree, keeping each thread's highest reading: called
+     * while a victim command runs, it sees the short-lived processes a wait-for-exit reading would miss.
+     */
+    void sampleTreeThreads(final long pid, final Map<Long, SchedStat> perThread) {
+        List<Long> pids = new ArrayList<>();
+        pids.add(pid);
+        ProcessHandle.of(pid).ifPresent(h -> h.descendants().forEach(d -> pids.add(d.pid())));
+        for (long p : pids) {
+            try {
+                for (long tid : procFs.threads(p)) {
+                    procFs.threadSchedStat(p, tid).ifPresent(s -> perThread.merge(tid, s, SystemSampler::latest));
+                }
+            } catch (RuntimeException e) {
+                // gone meanwhile
+            }
+        }
+    }
+
+    private static SchedStat latest(final SchedStat a, final SchedStat b) {
+        return new SchedStat(Math.max(a.onCpuNanos(), b.onCpuNanos()),
+                Math.max(a.runQueueWaitNanos(), b.runQueueWaitNanos()), Math.max(a.timeslices(), b.timeslices()));
     }
 
     /** This JVM's own CPU time in ns (all its threads, ended ones included), or -1 when the JDK cannot tell. */

@@ -100,6 +100,15 @@ public final class CgroupSystem {
                 + " (mode " + mode + "); cgroup CPU limits cannot be applied here"));
     }
 
+    /** The cpu controller's file rules, for {@link IdleParent}. */
+    CpuController cpuController() {
+        return controller();
+    }
+
+    CgroupFiles files() {
+        return files;
+    }
+
     private CpuController controller() {
         return requireCpu().version() == CgroupVersion.V1 ? new V1CpuController(files)
                 : new V2CpuController(files);

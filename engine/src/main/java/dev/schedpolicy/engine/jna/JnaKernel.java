@@ -3,6 +3,7 @@ package dev.schedpolicy.engine.jna;
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
 import com.sun.jna.NativeLong;
 import dev.schedpolicy.engine.linux.Kernel;
 import dev.schedpolicy.engine.linux.SchedAttr;
@@ -18,6 +19,14 @@ public final class JnaKernel implements Kernel {
     private static final int IOPRIO_WHO_PROCESS = 1;
     /** Room for 8192 CPUs, the CpuList maximum. */
     private static final int AFFINITY_BYTES = 1024;
+
+    private static final int SIG_SETMASK = 2;
+    /** glibc's sigset_t. */
+    private static final int SIGSET_BYTES = 128;
+    /** glibc's struct sigaction (x86_64 and aarch64): handler, sa_mask, int sa_flags, restorer. */
+    private static final int SA_FLAGS_OFFSET = 8 + SIGSET_BYTES;
+    private static final int SIGACTION_BYTES = SA_FLAGS_OFFSET + 8 + 8;
+    private static final int SA_RESTART = 0x10000000;
 
     private static volatile JnaKernel instance;
 
@@ -141,6 +150,35 @@ public final class JnaKernel implements Kernel {
     @Override
     public int geteuid() {
         return libc.geteuid();
+    }
+
+    @Override
+    public void setSignalMask(final long mask) {
+        Memory set = new Memory(SIGSET_BYTES);
+        set.clear();
+        set.setLong(0, mask);
+        int error = libc.pthread_sigmask(SIG_SETMASK, set, null);
+        if (error != 0) {
+            throw new SyscallException("pthread_sigmask", 0, error);
+        }
+    }
+
+    /**
+     * The handler is libc's getpid: async-signal-safe, without effect, and it ignores the signal number it is
+     * given. A Java callback cannot serve: it would run Java code inside a signal handler on whatever thread
+     * the kernel picked.
+     */
+    @Override
+    public void discardSignal(final int signal) {
+        Memory act = new Memory(SIGACTION_BYTES);
+        act.clear();
+        act.setPointer(0, NativeLibrary.getInstance("c").getFunction("getpid"));
+        act.setInt(SA_FLAGS_OFFSET, SA_RESTART);
+        try {
+            libc.sigaction(signal, act, null);
+        } catch (LastErrorException e) {
+            throw new SyscallException("sigaction(signal " + signal + ")", 0, e.getErrorCode());
+        }
     }
 
     /** Every argument goes as a native long or pointer: syscall(2) reads full registers, so an int vararg would leave garbage. */

@@ -3,6 +3,7 @@ package dev.schedpolicy.engine.jna;
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Library;
 import com.sun.jna.NativeLong;
+import com.sun.jna.Pointer;
 
 /** The libc functions we bind. Interface mapping, because direct mapping has no varargs for syscall(2). */
 interface LibC extends Library {
@@ -19,4 +20,8 @@ interface LibC extends Library {
     int mkfifo(String path, int mode) throws LastErrorException;
 
     int geteuid();
+
+    int pthread_sigmask(int how, Pointer set, Pointer oldset);
+
+    int sigaction(int signum, Pointer act, Pointer oldact) throws LastErrorException;
 }

@@ -89,7 +89,7 @@ public final class Handshake implements AutoCloseable {
                 group.placeProcess(pid);
             }
             List<String> all = new ArrayList<>(warnings);
-            all.addAll(new TaskPolicyApplier(config.kernel()).apply((int) pid, policy));
+            all.addAll(new TaskPolicyApplier(config.kernel()).apply((int) pid, policy, group != null));
             AppliedPolicy applied = new ReadBack(config.kernel(), config.proc())
                     .read(pid, OptionalLong.empty(), "parked child", policy, group == null ? null : group.path())
                     .orElseThrow(() -> new PolicyApplyException("the parked process " + pid + " exited before it was released"));

@@ -45,8 +45,8 @@ public record LaunchConfig(Kernel kernel, ProcFs proc, PolicyLimits limits, CpuG
         return new LaunchConfig(kernel, proc, limits, groups, stateDir, value);
     }
 
-    /** Per user, so one user's shim can never be swapped by another's. */
+    /** Per user, so one user's shim can never be swapped by another's, and never one another user could pre-create. */
     static Path defaultStateDir(final Kernel kernel) {
-        return Path.of(System.getProperty("java.io.tmpdir"), "schedpolicy-" + kernel.geteuid());
+        return StateDirs.choose(kernel.geteuid(), System.getenv(), Path.of(System.getProperty("java.io.tmpdir")));
     }
 }

@@ -76,7 +76,7 @@ public final class PolicyThreadLauncher {
             Process process;
             try {
                 builder.command(command);
-                process = builder.start();
+                process = Caller.spawn(config, builder);
             } finally {
                 builder.command(original);
             }
@@ -99,47 +99,22 @@ public final class PolicyThreadLauncher {
 
     private SpawnResult spawnOnPolicyThread(final ProcessBuilder builder, final Policy policy, final CpuGroupLease group)
             throws IOException {
-        Object[] outcome = new Object[1];
         int[] tid = new int[1];
-        Thread thread = new Thread(() -> {
-            try {
+        try {
+            return FreshThread.run("schedpolicy-launch", () -> {
                 tid[0] = config.kernel().gettid();
                 LAUNCHING.add((long) tid[0]);
-                outcome[0] = applyAndSpawn(tid[0], builder, policy, group);
-            } catch (IOException | RuntimeException | Error e) {
-                outcome[0] = e;
-            } finally {
-                LAUNCHING.remove((long) tid[0]);
-            }
-        }, "schedpolicy-launch");
-        thread.setDaemon(true);
-        thread.start();
-        boolean interrupted = false;
-        while (true) {
-            try {
-                thread.join();
-                break;
-            } catch (InterruptedException e) {
-                // the launch must finish or fail on its own; abandoning it could leak the child
-                interrupted = true;
+                try {
+                    return applyAndSpawn(tid[0], builder, policy, group);
+                } finally {
+                    LAUNCHING.remove((long) tid[0]);
+                }
+            });
+        } finally {
+            if (group != null && tid[0] != 0) {
+                awaitTaskExit(tid[0]);
             }
         }
-        if (group != null && tid[0] != 0) {
-            awaitTaskExit(tid[0]);
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        if (outcome[0] instanceof IOException e) {
-            throw e;
-        }
-        if (outcome[0] instanceof RuntimeException e) {
-            throw e;
-        }
-        if (outcome[0] instanceof Error e) {
-            throw e;
-        }
-        return (SpawnResult) outcome[0];
     }
 
     /**
@@ -166,11 +141,12 @@ public final class PolicyThreadLauncher {
             if (group != null) {
                 group.placeThread(tid);
             }
-            warnings.addAll(applier.apply(tid, policy));
+            warnings.addAll(applier.apply(tid, policy, group != null));
             AppliedPolicy onThread = readBack.read(self, OptionalLong.of(tid), "launching thread", policy,
                     group == null ? null : group.path()).orElseThrow(() -> new PolicyApplyException(
                             "cannot read back the launching thread " + tid + " from /proc"));
             Verdicts.check(onThread, policy, warnings);
+            Caller.takeMainThreadSignalMask(config);
             Process process = builder.start();
             return new SpawnResult(process, onThread, warnings);
         } finally {
@@ -183,8 +159,8 @@ public final class PolicyThreadLauncher {
      * ProcessBuilder.start() starts a JDK "process reaper" thread whenever none is idle (one per live child), and
      * starts it from the calling thread: this one. JNA does the same with its "JNA Cleaner" thread, which ends
      * after 30 s without work and is started again by the next thread that allocates native memory, which can be
-     * this one while it applies the policy (once in about 600 launches left a group that could not be removed). It would inherit the policy and, on v1, the launch's group,
-     * where it keeps waiting for this and later children of the JVM (under the group's quota) and stops the
+     * this one while it applies the policy (once in about 600 launches left a group that could not be removed).
+     * Such a thread inherits the policy and, on v1, the launch's group, where a reaper keeps waiting for this and later children of the JVM (under the group's quota) and stops the
      * group from being removed. Threads born while this one runs are therefore moved back out of the group and given
      * the main thread's scheduling again. The move always works (we may write the parent); raising the scheduling
      * back needs CAP_SYS_NICE or RLIMIT_NICE, so without them those helpers stay lowered, which only delays
@@ -233,21 +209,23 @@ public final class PolicyThreadLauncher {
         }
     }
 
-    /** The child inherited the thread's attributes at fork; read it too while it lives, as the stronger proof. */
+    /**
+     * The child inherited the thread's attributes at fork; read it too while it lives, as the stronger proof. It is
+     * already running the command, so it may have lowered itself further (accepted), and whatever it reads never
+     * ends in 125: that code promises the command did not run. A command that raised itself (root may) is a warning.
+     */
     private AppliedPolicy confirmOnChild(final SpawnResult spawned, final Policy policy, final CpuGroupLease group,
             final List<String> warnings) {
         String expectedGroup = group == null ? null : group.path();
-        var onChild = readBack.read(spawned.process.pid(), OptionalLong.empty(), "child", policy, expectedGroup);
+        var onChild = readBack.read(spawned.process.pid(), OptionalLong.empty(), "child", policy, expectedGroup, true);
         if (onChild.isEmpty()) {
             AppliedPolicy t = spawned.onThread;
             return new AppliedPolicy(spawned.process.pid(), "launching thread (the child exited before read-back)",
                     t.schedClass(), t.nice(), t.io(), t.cpuCgroup(), t.cpus(), t.mismatches());
         }
-        try {
-            Verdicts.check(onChild.get(), policy, warnings);
-        } catch (PolicyApplyException e) {
-            spawned.process.destroyForcibly();
-            throw e;
+        if (!onChild.get().matches()) {
+            warnings.add("the command raised itself after it started under '" + policy.toCompact() + "': "
+                    + String.join("; ", onChild.get().mismatches()));
         }
         return onChild.get();
     }

@@ -32,13 +32,25 @@ public final class ReadBack {
      */
     public Optional<AppliedPolicy> read(final long pid, final OptionalLong tid, final String readFrom, final Policy policy,
             final String expectedCgroup) {
+        return read(pid, tid, readFrom, policy, expectedCgroup, false);
+    }
+
+    /**
+     * As {@link #read(long, OptionalLong, String, Policy, String)}; with {@code atLeastAsLow}, values lower than
+     * asked also match: a running command may lower itself further ({@code nice -n 5 ...}, {@code ionice -c3 ...},
+     * {@code chrt -i 0 ...}, a narrower affinity, a child cgroup of ours), which is no failure of the policy.
+     */
+    public Optional<AppliedPolicy> read(final long pid, final OptionalLong tid, final String readFrom, final Policy policy,
+            final String expectedCgroup, final boolean atLeastAsLow) {
         Optional<TaskStat> stat = tid.isPresent() ? proc.threadStat(pid, tid.getAsLong()) : proc.stat(pid);
         if (stat.isEmpty() || stat.get().isExiting()) {
             return Optional.empty();
         }
         String io;
+        int rawIo = -1;
         try {
-            io = IoPriority.fromKernel(kernel.getIoPriority((int) tid.orElse(pid))).toString();
+            rawIo = kernel.getIoPriority((int) tid.orElse(pid));
+            io = IoPriority.fromKernel(rawIo).toString();
         } catch (SyscallException e) {
             if (e.errno() == 3) {
                 return Optional.empty();
@@ -57,21 +69,28 @@ public final class ReadBack {
         TaskStat s = stat.get();
         String schedClass = SchedClass.kernelName(s.policy());
 
+        List<String> mismatches = atLeastAsLow ? new Lowness(s, rawIo, cpus, cgroup).raisedAbove(policy, expectedCgroup)
+                : exactMismatches(policy, s, io, cpus, cgroup, expectedCgroup);
+        return Optional.of(new AppliedPolicy(pid, readFrom, schedClass, s.nice(), io, cgroup, cpus, mismatches));
+    }
+
+    private static List<String> exactMismatches(final Policy policy, final TaskStat s, final String io, final String cpus,
+            final String cgroup, final String expectedCgroup) {
+        String schedClass = SchedClass.kernelName(s.policy());
         List<String> mismatches = new ArrayList<>();
         policy.schedClass().filter(c -> c.kernelValue() != s.policy())
                 .ifPresent(c -> mismatches.add("scheduling class is " + schedClass + ", not " + c.label()));
         if (policy.nice().isPresent() && policy.nice().getAsInt() != s.nice()) {
             mismatches.add("nice is " + s.nice() + ", not " + policy.nice().getAsInt());
         }
-        String readIo = io;
-        policy.io().filter(p -> !p.toString().equals(readIo))
-                .ifPresent(p -> mismatches.add("I/O priority is " + readIo + ", not " + p));
+        policy.io().filter(p -> !p.toString().equals(io))
+                .ifPresent(p -> mismatches.add("I/O priority is " + io + ", not " + p));
         policy.cpus().filter(c -> !c.toString().equals(cpus))
                 .ifPresent(c -> mismatches.add("allowed CPUs are " + cpus + ", not " + c));
         if (expectedCgroup != null && !expectedCgroup.equals(cgroup)) {
             mismatches.add("cpu cgroup is " + cgroup + ", not " + expectedCgroup);
         }
-        return Optional.of(new AppliedPolicy(pid, readFrom, schedClass, s.nice(), io, cgroup, cpus, mismatches));
+        return mismatches;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.schedpolicy.engine.launch;
 
+import dev.schedpolicy.engine.linux.Errno;
 import dev.schedpolicy.engine.linux.Kernel;
 import dev.schedpolicy.engine.linux.SchedAttr;
 import dev.schedpolicy.engine.linux.SyscallException;
@@ -25,11 +26,16 @@ final class TaskPolicyApplier {
      * @throws PolicyApplyException when a part fails under {@link OnUnsupported#FAIL}
      */
     List<String> apply(final int tid, final Policy policy) {
+        return apply(tid, policy, false);
+    }
+
+    /** @param inNewGroup whether the task was just placed in the launch's own cgroup, which has no realtime runtime */
+    List<String> apply(final int tid, final Policy policy, final boolean inNewGroup) {
         List<String> warnings = new ArrayList<>();
         policy.cpus().ifPresent(cpus -> attempt(policy, warnings, "CPU affinity " + cpus,
                 () -> kernel.setAffinity(tid, cpus.toBitSet())));
         policy.schedClass().ifPresent(c -> attempt(policy, warnings, "scheduling class " + c.label(),
-                () -> setClass(tid, c, policy)));
+                () -> setClass(tid, c, policy), c.isRealtime() && inNewGroup));
         // After sched_setattr, never before: sched_setattr rewrites nice (systemd bug 34006).
         policy.nice().ifPresent(n -> attempt(policy, warnings, "nice " + n, () -> kernel.setNice(tid, n)));
         policy.io().ifPresent(io -> attempt(policy, warnings, "I/O priority " + io,
@@ -45,20 +51,31 @@ final class TaskPolicyApplier {
     }
 
     private static void attempt(final Policy policy, final List<String> warnings, final String what, final Runnable call) {
+        attempt(policy, warnings, what, call, false);
+    }
+
+    private static void attempt(final Policy policy, final List<String> warnings, final String what, final Runnable call,
+            final boolean realtimeInNewGroup) {
         try {
             call.run();
         } catch (SyscallException e) {
-            String message = "cannot apply " + what + ": " + e.getMessage();
+            String message = "cannot apply " + what + ": " + (realtimeInNewGroup
+                    ? e.call() + " failed with " + (Errno.of(e.errno()) == null ? "errno " + e.errno() : Errno.of(e.errno()).name()) : e.getMessage()) + advice(e, realtimeInNewGroup);
             if (policy.onUnsupported() == OnUnsupported.FAIL) {
-                throw new PolicyApplyException(message + advice(e), e);
+                throw new PolicyApplyException(message, e);
             }
             warnings.add(message);
         }
     }
 
-    private static String advice(final SyscallException e) {
+    private static String advice(final SyscallException e, final boolean realtimeInNewGroup) {
+        if (realtimeInNewGroup) {
+            return "; a realtime class cannot run in the launch's new cpu cgroup: its cpu.rt_runtime_us is 0 (realtime group"
+                    + " scheduling), so drop the cgroup controls (quota, weight, cpu-idle) or the realtime class";
+        }
         return e.isPermissionProblem()
-                ? "; lowering priority is always allowed, so this usually means the target belongs to another user or the class is realtime"
+                ? "; the target belongs to another user, or the change raises priority (realtime, negative nice or"
+                        + " leaving idle need CAP_SYS_NICE)"
                 : "";
     }
 }

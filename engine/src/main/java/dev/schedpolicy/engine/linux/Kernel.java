@@ -32,4 +32,16 @@ public interface Kernel {
     void mkfifo(String path, int mode);
 
     int geteuid();
+
+    /**
+     * pthread_sigmask(SIG_SETMASK) for the calling thread; bit n-1 stands for signal n, as in /proc's SigBlk. A
+     * child inherits its spawning thread's mask, and the JVM blocks SIGQUIT in every Java thread.
+     */
+    void setSignalMask(long mask);
+
+    /**
+     * Catches {@code signal} with a handler that does nothing. Unlike SIG_IGN, which children inherit, a caught
+     * signal is reset to its default by exec; and it takes the signal from the JVM (SIGQUIT: a thread dump on stdout).
+     */
+    void discardSignal(int signal);
 }

@@ -22,6 +22,7 @@ final class CompactPolicyParser {
         if (text == null || text.isBlank()) {
             throw new InvalidPolicyException("policy is empty; use " + SYNTAX);
         }
+        PolicyText.printable("policy", text);
         Policy.Builder b = Policy.builder();
         Map<String, String> seen = new HashMap<>();
         for (String raw : text.trim().toLowerCase(Locale.ROOT).split("\\+", -1)) {

@@ -26,6 +26,7 @@ public final class CpuList implements Serializable {
         if (text == null || text.isBlank()) {
             throw new InvalidPolicyException("CPU list is empty; write CPUs as in taskset -c, e.g. '0', '0-1' or '0,2-3'");
         }
+        PolicyText.printable("CPU list", text);
         BitSet set = new BitSet();
         for (String part : text.trim().split(",", -1)) {
             String[] range = part.trim().split("-", -1);

@@ -68,7 +68,7 @@ public record IoPriority(IoClass ioClass, int level) implements Serializable {
 
     /** Parses {@code idle}, {@code be:N}, {@code beN}, {@code rt:N}, {@code rtN}. */
     public static IoPriority parse(final String text) {
-        String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
+        String t = PolicyText.printable("I/O priority", text).trim().toLowerCase(Locale.ROOT);
         if (t.equals("idle")) {
             return idle();
         }
@@ -84,8 +84,8 @@ public record IoPriority(IoClass ioClass, int level) implements Serializable {
                 }
             }
         }
-        throw new InvalidPolicyException("I/O priority must be 'idle' or 'be:N' with N 0..7 (7 lowest), not '"
-                + text + "'");
+        throw new InvalidPolicyException("I/O priority must be 'idle' or 'be:N' with N 4..7 (7 lowest; be:0..3 and rt:N raise"
+                + " priority and need raising allowed), not '" + PolicyText.shown(text) + "'");
     }
 
     @Override

@@ -13,12 +13,13 @@ public enum OnUnsupported {
 
     public static OnUnsupported parse(final String text) {
         if (text != null) {
+            String t = PolicyText.printable("on-unsupported", text).trim().toLowerCase(Locale.ROOT);
             for (OnUnsupported o : values()) {
-                if (o.label().equals(text.trim().toLowerCase(Locale.ROOT))) {
+                if (o.label().equals(t)) {
                     return o;
                 }
             }
         }
-        throw new InvalidPolicyException("on-unsupported must be 'fail' or 'warn', not '" + text + "'");
+        throw new InvalidPolicyException("on-unsupported must be 'fail' or 'warn', not '" + PolicyText.shown(text) + "'");
     }
 }

@@ -250,15 +250,20 @@ public final class Policy implements Serializable {
         }
 
         public Policy build() {
-            if (nice != null && (nice < -20 || nice > 19)) {
+            if (nice != null && nice > 19) {
                 throw new InvalidPolicyException("nice must be 0..19 (19 is the lowest priority), not " + nice);
+            }
+            if (nice != null && nice < -20) {
+                throw new InvalidPolicyException("nice must be -20..19 where raising is allowed (0..19 otherwise), not " + nice);
             }
             if (rtPriority != null) {
                 if (schedClass == null || !schedClass.isRealtime()) {
                     throw new InvalidPolicyException("a realtime priority needs the fifo or rr class");
                 }
                 if (rtPriority < 1 || rtPriority > 99) {
-                    throw new InvalidPolicyException("realtime priority must be 1..99, not " + rtPriority);
+                    throw new InvalidPolicyException("realtime priority must be 1..99, not " + rtPriority
+                            + "; realtime classes raise priority and are allowed only where raising is (--allow-raise as root),"
+                            + " otherwise use " + SchedClass.allowedLabels());
                 }
             }
             if (schedClass != null && schedClass.isRealtime() && rtPriority == null) {

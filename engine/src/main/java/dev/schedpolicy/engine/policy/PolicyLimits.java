@@ -35,6 +35,17 @@ public record PolicyLimits(boolean allowRaise, int minNice, boolean allowCgroups
         return new PolicyLimits(true, -20, true, 0);
     }
 
+    /**
+     * {@link #check(Policy, int)}, and unless raising is allowed, the relative rule: the command is never more
+     * favoured than {@code caller}, the priority it starts from (see {@link CallerPriority}).
+     */
+    public void check(final Policy policy, final int onlineCpus, final CallerPriority caller) {
+        check(policy, onlineCpus);
+        if (!allowRaise) {
+            caller.check(policy);
+        }
+    }
+
     /** Throws with a message naming what is allowed when {@code policy} asks for more than these limits permit. */
     public void check(final Policy policy, final int onlineCpus) {
         policy.schedClass().filter(SchedClass::isRealtime).ifPresent(c -> {

@@ -105,24 +105,24 @@ public final class Probe {
             system = CgroupSystem.detect(proc.root(), Path.of("/"));
         } catch (CgroupException e) {
             List<Capability> none = cgroupUnavailable("cgroups could not be read: " + e.getMessage());
-            return new CgroupFacts("unknown", "none", e.getMessage(), false, none);
+            return new CgroupFacts("unknown", "none", null, false, none);
         }
         String mode = system.mode().name().toLowerCase(java.util.Locale.ROOT);
         String controller = system.cpuHierarchy().map(h -> h.version().name().toLowerCase(java.util.Locale.ROOT) + " at " + h.mountPoint()
                 + (h.readOnly() ? " (read-only)" : "")).orElse("none");
         if (system.cpuHierarchy().isEmpty()) {
-            return new CgroupFacts(mode, controller, "no cpu controller is mounted", false,
+            return new CgroupFacts(mode, controller, null, false,
                     cgroupUnavailable("no cpu cgroup controller is mounted"));
         }
         Path parent;
         try {
             parent = cgroupParent.orElseGet(system::ownCpuCgroupDir);
         } catch (CgroupException e) {
-            return new CgroupFacts(mode, controller, e.getMessage(), false, cgroupUnavailable(e.getMessage()));
+            return new CgroupFacts(mode, controller, null, false, cgroupUnavailable(e.getMessage()));
         }
         ParentCheck check = system.checkParent(parent);
         if (!check.usable()) {
-            return new CgroupFacts(mode, controller, parent + ": " + check.detail(), false, cgroupUnavailable(check.detail()));
+            return new CgroupFacts(mode, controller, parent.toString(), false, cgroupUnavailable(check.detail()));
         }
         List<Capability> caps = List.of(
                 tryGroup(system, parent, "quota", new CpuLimits(OptionalInt.of(50), OptionalInt.empty(), false)),

@@ -17,7 +17,8 @@ import java.util.Optional;
  * @param capabilities   each policy part, tried on a scratch child
  * @param cgroupMode     v1, v2, hybrid or none
  * @param cpuController  where the cpu controller is mounted, or "none"
- * @param cgroupParent   where launch groups would go, or why none can
+ * @param cgroupParent   where launch groups would go, or null when there is no such directory (the quota, weight and
+ *                       cpu-idle capabilities say why)
  * @param cgroupParentUsable whether groups can be created there
  * @param ioSchedulers   block device to active I/O scheduler (ioprio is honoured by bfq and mq-deadline only)
  * @param autogroup      whether autogroup is on

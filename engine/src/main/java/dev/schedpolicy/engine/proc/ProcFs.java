@@ -60,10 +60,39 @@ public final class ProcFs {
         return sum;
     }
 
+    /** One thread's schedstat; empty when the thread is gone. */
+    public Optional<SchedStat> threadSchedStat(final long pid, final long tid) {
+        return read(root.resolve(pid + "/task/" + tid + "/schedstat")).map(SchedStat::parse);
+    }
+
+    /** All CPUs' idle and total time from /proc/stat; empty when it cannot be read. */
+    public Optional<CpuTimes> cpuTimes() {
+        return read(root.resolve("stat")).map(CpuTimes::parse);
+    }
+
+    /** The 1-minute load average from /proc/loadavg; empty when it cannot be read. */
+    public Optional<Double> loadAverage() {
+        return read(root.resolve("loadavg")).map(s -> Double.valueOf(s.trim().split("\\s+")[0]));
+    }
+
+    /** /proc/sys/kernel/hostname; empty when it cannot be read. */
+    public Optional<String> hostname() {
+        return read(root.resolve("sys/kernel/hostname")).map(String::trim);
+    }
+
     /** Cpus_allowed_list from /proc/PID/status (or a thread's, when tid is given). */
     public Optional<String> cpusAllowedList(final long pid, final OptionalLong tid) {
+        return statusField(pid, tid, "Cpus_allowed_list");
+    }
+
+    /** A signal set of /proc/PID/status (SigBlk, SigIgn, SigCgt) or a thread's; bit n-1 stands for signal n. */
+    public OptionalLong signalSet(final long pid, final OptionalLong tid, final String name) {
+        return statusField(pid, tid, name).map(hex -> OptionalLong.of(Long.parseUnsignedLong(hex, 16))).orElse(OptionalLong.empty());
+    }
+
+    private Optional<String> statusField(final long pid, final OptionalLong tid, final String name) {
         Path status = tid.isPresent() ? root.resolve(pid + "/task/" + tid.getAsLong() + "/status") : root.resolve(pid + "/status");
-        return read(status).flatMap(text -> text.lines().filter(l -> l.startsWith("Cpus_allowed_list:"))
+        return read(status).flatMap(text -> text.lines().filter(l -> l.startsWith(name + ":"))
                 .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst());
     }
 

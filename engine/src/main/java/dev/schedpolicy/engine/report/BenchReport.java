@@ -11,19 +11,61 @@ import java.util.Optional;
  * within one major version; a removal or change of meaning bumps it.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"schemaVersion", "tool", "partial", "partialReason", "scenario", "machine", "run", "policies",
-        "loads", "baseline", "cells", "warnings"})
+@JsonPropertyOrder({"schemaVersion", "tool", "partial", "partialReason", "scenario", "machine", "run", "verdicts",
+        "policies", "loads", "topologies", "baseline", "cells", "warnings"})
 public record BenchReport(int schemaVersion, String tool, boolean partial, String partialReason, ScenarioInfo scenario,
-        Machine machine, Run run, List<String> policies, List<Double> loads, Baseline baseline, List<Cell> cells,
-        List<String> warnings) {
+        Machine machine, Run run, List<Verdict> verdicts, List<String> policies, List<Double> loads,
+        List<String> topologies, Baseline baseline, List<Cell> cells, List<String> warnings) {
 
-    public static final int SCHEMA_VERSION = 1;
+    /** 2: cells carry a topology, so (policy, load) no longer names one cell; topologies and verdicts added. */
+    public static final int SCHEMA_VERSION = 2;
 
     public BenchReport {
+        verdicts = verdicts == null ? List.of() : List.copyOf(verdicts);
         policies = List.copyOf(policies);
         loads = List.copyOf(loads);
+        topologies = topologies == null ? List.of() : List.copyOf(topologies);
         cells = List.copyOf(cells);
         warnings = List.copyOf(warnings);
+    }
+
+    /**
+     * Which policies protected the victim in one topology: kept it at {@value #PROTECT_KEPT_PCT}% or more of its
+     * unloaded rate and let the background use {@value #PROTECT_BACKGROUND_PCT}% or more of the CPU the victim
+     * left free, at every load measured above 0. A protecting policy whose kept % has a 95% CI half-width above
+     * {@value #PROTECT_CI_POINTS} points at some load carries it, e.g. {@code idle (CI ±3.1)}: not yet certain.
+     *
+     * @param topology  e.g. {@code other-cgroup}
+     * @param protect   policies that met both targets
+     * @param fail      the others, each with the first shortfall found
+     */
+    public record Verdict(String topology, List<String> protect, List<Shortfall> fail) {
+        public Verdict {
+            protect = List.copyOf(protect);
+            fail = List.copyOf(fail);
+        }
+
+        /** One line, e.g. {@code other-cgroup: protect cpu-idle; fail default (victim 45.1% at load 2), ...}. */
+        public String line() {
+            return topology + ": " + (protect.isEmpty() ? "no policy protects" : "protect " + String.join(", ", protect))
+                    + (fail.isEmpty() ? "" : "; fail " + String.join(", ", fail.stream()
+                            .map(f -> f.policy() + " (" + f.reason() + ")").toList()));
+        }
+    }
+
+    /** A policy that missed a target, and where. */
+    public record Shortfall(String policy, String reason) {
+    }
+
+    public static final double PROTECT_KEPT_PCT = 99;
+    public static final double PROTECT_BACKGROUND_PCT = 95;
+    public static final double PROTECT_CI_POINTS = 2;
+
+    /** This report reduced to one topology's cells, for renderers that draw one policy x load grid. */
+    public BenchReport forTopology(final String topology) {
+        return new BenchReport(schemaVersion, tool, partial, partialReason, scenario, machine, run,
+                verdicts.stream().filter(v -> v.topology().equals(topology)).toList(), policies, loads, List.of(topology),
+                baseline, cells.stream().filter(c -> topology.equals(c.topology())).toList(), warnings);
     }
 
     /** What was measured. */
@@ -54,6 +96,7 @@ public record BenchReport(int schemaVersion, String tool, boolean partial, Strin
      * One policy x load cell, aggregated over its repetitions. Metrics that do not apply to the scenario are
      * absent (null): e.g. latency only for periodic victims, throttling only for quota policies.
      *
+     * @param topology              where the background sat relative to the victim (see Topology)
      * @param keptPct               victim work rate as % of the unloaded baseline (mean, 95% CI)
      * @param runQueueSharePct      victim's run-queue wait / (on-CPU + wait), from schedstat
      * @param latencyUs             wakeup latency percentiles of periodic victims (mean over repetitions; max = max)
@@ -67,22 +110,32 @@ public record BenchReport(int schemaVersion, String tool, boolean partial, Strin
      * @param accountingGapPct      ncpu x wall - (victim + background + idle), as % of ncpu x wall
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Cell(String policy, double load, int backgroundCopies, int victimWorkers, boolean fromBaseline,
+    public record Cell(String policy, double load, String topology, int backgroundCopies, int victimWorkers, boolean fromBaseline,
             String applied, Stat keptPct, Stat runQueueSharePct, Latency latencyUs, Stat backgroundRate,
             String backgroundUnit, Stat backgroundFreeCpuPct, Stat backgroundOfOneCpuPct, Stat totalCpuPct,
             Stat psiCpuSomePct, Stat throttledPct, Stat wallOverCpu, Stat accountingGapPct,
             List<ThreadDetail> threads) {
     }
 
-    /** Wakeup latency percentiles in microseconds. */
-    public record Latency(double p50, double p99, double p999, double max) {
+    /**
+     * Wakeup latency percentiles in microseconds, from the HdrHistogram of all the cell's wakeups.
+     *
+     * @param wakeups how many wakeups the percentiles are over (0 when unknown)
+     */
+    public record Latency(double p50, double p99, double p999, double max, long wakeups) {
     }
 
     /** Per victim thread (thread-eater): steps per ms, average time slice and run-queue time, from schedstat. */
     public record ThreadDetail(String name, double stepsPerMs, double avgSliceMs, double runQueueMs, double onCpuMs) {
     }
 
+    /** The cell of the first topology with this policy and load; see {@link #forTopology}. */
     public Optional<Cell> cell(final String policy, final double load) {
         return cells.stream().filter(c -> c.policy().equals(policy) && c.load() == load).findFirst();
+    }
+
+    public Optional<Cell> cell(final String topology, final String policy, final double load) {
+        return cells.stream().filter(c -> topology.equals(c.topology()) && c.policy().equals(policy) && c.load() == load)
+                .findFirst();
     }
 }

@@ -13,8 +13,10 @@ public enum Metric {
     PSI("PSI cpu some % of the window", "%", BenchReport.Cell::psiCpuSomePct),
     THROTTLED("throttled quota periods %", "%", BenchReport.Cell::throttledPct),
     WALL_OVER_CPU("victim wall/CPU ratio (real over user)", "x", BenchReport.Cell::wallOverCpu),
-    LATENCY_P99("victim wakeup latency p99 (µs)", "µs", c -> c.latencyUs() == null ? null
-            : new Stat(c.latencyUs().p99(), 0, 1, c.latencyUs().p99(), c.latencyUs().p99(), List.of(c.latencyUs().p99())));
+    LATENCY_P50("victim wakeup latency p50 (µs, all wakeups of the cell)", "µs", c -> latency(c, BenchReport.Latency::p50)),
+    LATENCY_P99("victim wakeup latency p99 (µs, all wakeups of the cell)", "µs", c -> latency(c, BenchReport.Latency::p99)),
+    LATENCY_P999("victim wakeup latency p99.9 (µs, all wakeups of the cell)", "µs",
+            c -> latency(c, BenchReport.Latency::p999));
 
     private final String title;
     private final String unit;
@@ -24,6 +26,19 @@ public enum Metric {
         this.title = title;
         this.unit = unit;
         this.getter = getter;
+    }
+
+    /** A percentile of all the cell's wakeups: one number, no CI. */
+    public boolean isLatency() {
+        return this == LATENCY_P50 || this == LATENCY_P99 || this == LATENCY_P999;
+    }
+
+    private static Stat latency(final BenchReport.Cell c, final java.util.function.ToDoubleFunction<BenchReport.Latency> f) {
+        if (c.latencyUs() == null) {
+            return null;
+        }
+        double v = f.applyAsDouble(c.latencyUs());
+        return new Stat(v, 0, 1, v, v, List.of(v));
     }
 
     public String title() {

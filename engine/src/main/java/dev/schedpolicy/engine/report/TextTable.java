@@ -13,9 +13,11 @@ public final class TextTable {
     public static String render(final BenchReport report) {
         StringBuilder out = new StringBuilder();
         BenchReport.ScenarioInfo s = report.scenario();
+        out.append(verdicts(report));
         out.append("Scenario ").append(s.name()).append(": ").append(s.title()).append('\n');
         out.append("victim: ").append(s.victim()).append(" | background: ").append(s.background())
                 .append(" | policy on: ").append(s.policyTarget()).append(" | load = ").append(loadMeaning(report))
+                .append(report.topologies().isEmpty() ? "" : " | topologies: " + String.join(", ", report.topologies()))
                 .append('\n');
         if (report.partial()) {
             out.append("PARTIAL RESULTS: ").append(report.partialReason()).append('\n');
@@ -25,10 +27,31 @@ public final class TextTable {
             out.append('\n');
             WarningGroups.lines(report.warnings()).forEach(w -> out.append("WARNING: ").append(w).append('\n'));
         }
-        for (Metric m : Metric.present(report)) {
-            out.append('\n').append(table(report, m));
+        List<String> topologies = report.topologies().isEmpty() ? List.of("") : report.topologies();
+        for (String t : topologies) {
+            BenchReport view = t.isEmpty() ? report : report.forTopology(t);
+            if (topologies.size() > 1) {
+                out.append("\n=== topology ").append(t).append(" ===\n");
+            }
+            for (Metric m : Metric.present(view)) {
+                out.append('\n').append(table(view, m));
+            }
         }
         return out.toString();
+    }
+
+    /**
+     * The first lines: per topology, which policies protected the victim (see {@link BenchReport.Verdict}); empty
+     * when the scenario has no verdict (no victim, no background, or the policy is on the victim).
+     */
+    public static String verdicts(final BenchReport report) {
+        if (report.verdicts().isEmpty()) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "Verdict (victim >= %.0f%%, background >= %.0f%% "
+                + "of the free CPU, at every load):%n", BenchReport.PROTECT_KEPT_PCT, BenchReport.PROTECT_BACKGROUND_PCT));
+        report.verdicts().forEach(v -> out.append("  ").append(v.line()).append('\n'));
+        return out.append('\n').toString();
     }
 
     static String loadMeaning(final BenchReport report) {
@@ -85,9 +108,9 @@ public final class TextTable {
         if (s == null) {
             return "-";
         }
-        String fmt = metric == Metric.WALL_OVER_CPU ? "%.2f" : metric == Metric.LATENCY_P99 ? "%.0f" : "%.1f";
+        String fmt = metric == Metric.WALL_OVER_CPU ? "%.2f" : metric.isLatency() ? "%.0f" : "%.1f";
         String v = String.format(Locale.ROOT, fmt, s.mean());
-        if (s.n() > 1 && metric != Metric.LATENCY_P99) {
+        if (s.n() > 1 && !metric.isLatency()) {
             v += "±" + String.format(Locale.ROOT, fmt, s.ciHalfWidth());
         }
         return v;

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * warning as it was raised; this is only how a noisy run reads in a terminal.
  */
 public final class WarningGroups {
-    private static final Pattern CELL = Pattern.compile("^(\\S+ load [0-9.]+): (.+)$", Pattern.DOTALL);
+    private static final Pattern CELL = Pattern.compile("^((?:\\S+ )?\\S+ load [0-9.]+): (.+)$", Pattern.DOTALL);
     private static final Pattern NUMBER = Pattern.compile("-?[0-9]+(?:\\.[0-9]+)?");
 
     private WarningGroups() {

@@ -31,6 +31,11 @@ public record Scenario(String name, String title, String description, String exp
         VICTIM_WORKERS
     }
 
+    /** The matrix of a preset. */
+    public Matrix matrix(final Matrix.Preset preset) {
+        return preset == Matrix.Preset.QUICK ? quick : full;
+    }
+
     /** The scenario's matrix with another victim; title and description then say what actually runs. */
     public Scenario withVictim(final WorkloadSpec value) {
         return new Scenario(name, replacedTitle(value, background), replacedDescription(), expect, source, value,

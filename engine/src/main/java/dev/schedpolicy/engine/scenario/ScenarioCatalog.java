@@ -18,7 +18,8 @@ import java.util.function.Consumer;
 public final class ScenarioCatalog {
     /** The scenarios this project ships, in the order {@code --list} shows them. */
     public static final List<String> BUILT_IN = List.of("seed-cpu-looper", "seed-memory-looper", "periodic-latency",
-            "nice-sweep", "cgroup-bandwidth", "threads-vs-cpus", "compile-vs-test");
+            "nice-sweep", "cgroup-bandwidth", "threads-vs-cpus", "compile-vs-test", "javac-background", "javac-vs-test-job",
+            "wakeup-latency", "cyclictest-latency");
 
     private final ScenarioParser parser;
 

@@ -21,8 +21,9 @@ public final class ScenarioParser {
     private static final Set<String> TOP_KEYS = Set.of("name", "title", "description", "expect", "warmup",
             "policy-target", "load-axis");
     private static final Set<String> WORKLOAD_KEYS = Set.of("workload", "command", "workers", "copies", "pin",
-            "per-load", "period-ms", "work-share");
-    private static final Set<String> MATRIX_KEYS = Set.of("policies", "loads", "repetitions", "duration", "max-slowdown");
+            "per-load", "period-ms", "work-share", "wakeups", "classes", "forks");
+    private static final Set<String> MATRIX_KEYS = Set.of("policies", "loads", "repetitions", "duration", "max-slowdown",
+            "topologies");
     private static final Set<String> TEXT_KEYS = Set.of("title", "description", "expect", "command");
     private static final List<String> SECTIONS = List.of("victim", "background", "matrix", "quick");
 
@@ -153,9 +154,7 @@ public final class ScenarioParser {
         Matrix full = matrix(file, matrixEntries, matrixLine, null);
         Matrix quick = sections.containsKey("quick")
                 ? matrix(file, sections.get("quick"), sectionLines.get("quick"), full)
-                : new Matrix(full.policies().subList(0, Math.min(6, full.policies().size())),
-                        full.loads().subList(0, Math.min(3, full.loads().size())), Math.min(3, full.repetitions()),
-                        Math.min(1000, full.durationMs()), full.maxSlowdown());
+                : Matrix.quickFrom(full);
         return new Scenario(name.value(), text(top, "title", name.value()), text(top, "description", ""),
                 text(top, "expect", ""), file, victim, background, target, axis, warmup, full, quick);
     }
@@ -187,7 +186,7 @@ public final class ScenarioParser {
             if (command.value().isEmpty()) {
                 throw error(file, command, "command is empty");
             }
-            for (String k : List.of("workers", "copies", "pin", "period-ms", "work-share")) {
+            for (String k : List.of("workers", "copies", "pin", "period-ms", "work-share", "wakeups", "classes", "forks")) {
                 if (entries.containsKey(k)) {
                     throw error(file, entries.get(k), "'" + k + "' applies to built-in workloads, not to a command");
                 }
@@ -222,11 +221,18 @@ public final class ScenarioParser {
         Map<String, String> params = new TreeMap<>();
         Entry period = entries.get("period-ms");
         Entry share = entries.get("work-share");
-        if ((period != null || share != null) && builtin != Builtin.PERIODIC) {
-            throw error(file, period != null ? period : share, "period-ms and work-share apply to the periodic workload only");
+        Entry wakeups = entries.get("wakeups");
+        boolean periodic = builtin == Builtin.PERIODIC || builtin == Builtin.CYCLICTEST;
+        for (Entry e : new Entry[] {period, share, wakeups}) {
+            if (e != null && !periodic) {
+                throw error(file, e, "period-ms, work-share and wakeups apply to the periodic and cyclictest workloads only");
+            }
         }
         if (period != null) {
-            params.put("period-ms", Integer.toString(intValue(file, period, 100, 10, 10_000)));
+            params.put("period-ms", Integer.toString(intValue(file, period, 100, 1, 10_000)));
+        }
+        if (wakeups != null) {
+            params.put("wakeups", Integer.toString(intValue(file, wakeups, 10_000, 10, 10_000_000)));
         }
         if (share != null) {
             double v = doubleValue(file, share, share.value(), share.valueColumn());
@@ -235,7 +241,21 @@ public final class ScenarioParser {
             }
             params.put("work-share", share.value());
         }
+        onlyFor(file, entries.get("classes"), builtin, Builtin.COMPILE_LOOP, 5, 2000, params);
+        onlyFor(file, entries.get("forks"), builtin, Builtin.TEST_JOB, 0, 1000, params);
         return new WorkloadSpec(builtin, null, workers, params, copies, pin, perLoad);
+    }
+
+    /** A whole-number key that only one built-in workload takes. */
+    private static void onlyFor(final String file, final Entry e, final Builtin builtin, final Builtin owner, final int min,
+            final int max, final Map<String, String> params) {
+        if (e == null) {
+            return;
+        }
+        if (builtin != owner) {
+            throw error(file, e, "'" + e.key() + "' applies to the " + owner.id() + " workload only");
+        }
+        params.put(e.key(), Integer.toString(intValue(file, e, min, min, max)));
     }
 
     private Matrix matrix(final String file, final Map<String, Entry> entries, final int sectionLine, final Matrix base) {
@@ -259,15 +279,36 @@ public final class ScenarioParser {
         } else {
             loads = loadList(file, l);
         }
-        int reps = intValue(file, entries.get("repetitions"), base == null ? 5 : base.repetitions(), 1, 100);
+        int reps = intValue(file, entries.get("repetitions"), base == null ? 5 : base.repetitions(),
+                Matrix.MIN_REPETITIONS, Matrix.MAX_REPETITIONS);
         long duration = base == null ? 2000 : base.durationMs();
         Entry d = entries.get("duration");
         if (d != null) {
             duration = durationValue(file, d);
         }
         int maxSlowdown = intValue(file, entries.get("max-slowdown"),
-                base == null ? Matrix.DEFAULT_MAX_SLOWDOWN : base.maxSlowdown(), 2, 100);
-        return new Matrix(policies, loads, reps, duration, maxSlowdown);
+                base == null ? Matrix.DEFAULT_MAX_SLOWDOWN : base.maxSlowdown(), Matrix.MIN_SLOWDOWN, Matrix.MAX_SLOWDOWN);
+        List<Topology> topologies = base == null ? List.of(Topology.SAME_GROUP) : base.topologies();
+        Entry t = entries.get("topologies");
+        if (t != null) {
+            topologies = new ArrayList<>();
+            for (Token token : split(file, t)) {
+                try {
+                    Topology parsed = Topology.parse(token.text());
+                    if (topologies.contains(parsed)) {
+                        throw new IllegalArgumentException("topology '" + token.text() + "' is listed twice");
+                    }
+                    topologies.add(parsed);
+                } catch (IllegalArgumentException ex) {
+                    throw new ScenarioException(file, t.line(), token.column(), ex.getMessage());
+                }
+            }
+        }
+        try {
+            return new Matrix(policies, loads, reps, duration, maxSlowdown, topologies);
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException(file, sectionLine, 1, e.getMessage());
+        }
     }
 
     private List<String> policyList(final String file, final Entry e) {
@@ -290,10 +331,9 @@ public final class ScenarioParser {
         List<Double> out = new ArrayList<>();
         for (Token t : split(file, e)) {
             double v = doubleValue(file, e, t.text(), t.column());
-            try {
-                Matrix.checkLoad(v);
-            } catch (IllegalArgumentException ex) {
-                throw new ScenarioException(file, e.line(), t.column(), ex.getMessage());
+            if (!(v >= Matrix.MIN_LOAD && v <= Matrix.MAX_LOAD)) {
+                throw new ScenarioException(file, e.line(), t.column(), "load " + t.text()
+                        + " is out of range; loads are multiples of the CPU count from 0 to 64");
             }
             if (out.contains(v)) {
                 throw new ScenarioException(file, e.line(), t.column(), "load " + t.text() + " is listed twice");
@@ -357,8 +397,9 @@ public final class ScenarioParser {
             throw error(file, e, "duration must look like 2s, 2.5s or 1500ms, not '" + e.value() + "'");
         }
         double v = Double.parseDouble(m.group(1)) * (m.group(2).equals("s") ? 1000 : 1);
-        if (v < 100 || v > 600_000) {
-            throw error(file, e, "duration must be between 100ms and 600s");
+        if (v < Matrix.MIN_DURATION_MS || v > Matrix.MAX_DURATION_MS) {
+            throw error(file, e, "duration must be between " + Matrix.MIN_DURATION_MS + "ms and "
+                    + Matrix.MAX_DURATION_MS / 1000 + "s");
         }
         return Math.round(v);
     }

@@ -39,8 +39,8 @@ class BenchmarkGateTest {
 
     @Test
     void shouldRefuseAnotherSchemaVersion() {
-        assertThatThrownBy(() -> BenchmarkSummary.fromJson("{\"schemaVersion\":2}"))
-                .hasMessageContaining("schema version 2 is not supported");
+        assertThatThrownBy(() -> BenchmarkSummary.fromJson("{\"schemaVersion\":3}"))
+                .hasMessageContaining("schema version 3 is not supported");
         assertThatThrownBy(() -> BenchmarkSummary.fromJson("not json")).hasMessageContaining("not valid JSON");
     }
 

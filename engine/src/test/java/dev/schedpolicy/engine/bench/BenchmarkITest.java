@@ -6,6 +6,7 @@ import dev.schedpolicy.engine.report.BenchReport;
 import dev.schedpolicy.engine.report.ReportJson;
 import dev.schedpolicy.engine.scenario.Scenario;
 import dev.schedpolicy.engine.scenario.ScenarioCatalog;
+import dev.schedpolicy.engine.scenario.Topology;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,6 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Runs tiny matrices for real: separate workload JVMs, /proc accounting, report files. Seconds, not minutes. */
 @EnabledOnOs(OS.LINUX)
 class BenchmarkITest {
+    private static final List<Topology> SAME_GROUP = List.of(Topology.SAME_GROUP);
+
     private static Scenario scenario(final String name) {
         return new ScenarioCatalog(label -> { }).load(name);
     }
@@ -25,7 +28,7 @@ class BenchmarkITest {
     @Test
     void shouldMeasureATinyCpuMatrixAndWriteBothReports(@TempDir final Path out) throws Exception {
         List<String> lines = new ArrayList<>();
-        BenchResult result = Benchmark.run(BenchOptions.builder(scenario("seed-cpu-looper")).policies(List.of("default"))
+        BenchResult result = Benchmark.run(BenchOptions.builder(scenario("seed-cpu-looper")).topologies(SAME_GROUP).policies(List.of("default"))
                 .loads(List.of(0.0, 1.0)).repetitions(2).durationMs(300).seed(1).outDir(out).build(),
                 new BenchListener() {
                     @Override
@@ -75,7 +78,7 @@ class BenchmarkITest {
     @Test
     void shouldKillEverythingAndKeepPartialResultsWhenCancelled() throws Exception {
         BenchOptions.Cancellation cancel = new BenchOptions.Cancellation();
-        BenchResult result = Benchmark.run(BenchOptions.builder(scenario("seed-cpu-looper")).policies(List.of("default"))
+        BenchResult result = Benchmark.run(BenchOptions.builder(scenario("seed-cpu-looper")).topologies(SAME_GROUP).policies(List.of("default"))
                 .loads(List.of(1.0)).repetitions(5).durationMs(400).cancellation(cancel).build(), new BenchListener() {
                     @Override
                     public void progress(final Progress p) {
@@ -107,7 +110,7 @@ class BenchmarkITest {
             public void validate(final String label) {
             }
         };
-        BenchReport r = Benchmark.run(BenchOptions.builder(scenario("seed-cpu-looper")).policies(List.of("default", "quota50"))
+        BenchReport r = Benchmark.run(BenchOptions.builder(scenario("seed-cpu-looper")).topologies(SAME_GROUP).policies(List.of("default", "quota50"))
                 .loads(List.of(1.0)).repetitions(2).durationMs(200).starter(picky).build(), BenchListener.NONE).report();
         assertThat(r.partial()).as(r.partialReason()).isFalse();
         assertThat(r.cell("default", 1)).isPresent();

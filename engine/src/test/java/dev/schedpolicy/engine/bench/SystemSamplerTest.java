@@ -23,7 +23,7 @@ class SystemSamplerTest {
         Files.writeString(pid.resolve("stat"), STAT + "\n");
 
         // 3.5 ms of live threads (schedstat, ns) + (30 + 2) ticks of reaped children at 10 ms each
-        assertThat(new SystemSampler(proc).treeCpuNs(4242)).isEqualTo(3_500_000L + 320_000_000L);
+        assertThat(new SystemSampler(new dev.schedpolicy.engine.proc.ProcFs(proc)).treeCpuNs(4242)).isEqualTo(3_500_000L + 320_000_000L);
     }
 
     @Test
@@ -34,7 +34,7 @@ class SystemSamplerTest {
 
     @Test
     void shouldCountNothingForAProcessThatIsGone(@TempDir final Path proc) {
-        assertThat(new SystemSampler(proc).treeCpuNs(4242)).isZero();
+        assertThat(new SystemSampler(new dev.schedpolicy.engine.proc.ProcFs(proc)).treeCpuNs(4242)).isZero();
     }
 
     @Test

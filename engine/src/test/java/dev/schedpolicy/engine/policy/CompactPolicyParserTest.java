@@ -165,15 +165,15 @@ class CompactPolicyParserTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "nice20       | nice must be 0..19 (19 is the lowest priority), not 20",
-        "nice-21      | nice must be 0..19 (19 is the lowest priority), not -21",
+        "nice-21      | nice must be -20..19 where raising is allowed (0..19 otherwise), not -21",
         "quota0       | CPU quota must be a positive percent of one CPU (e.g. 50 for half a CPU, 150 for one and a half), not 0",
         "quota-5      | CPU quota must be a positive percent of one CPU",
         "weight0      | CPU weight must be 1..10000 (100 is the default), not 0",
         "weight10001  | CPU weight must be 1..10000 (100 is the default), not 10001",
         "fifo:0       | realtime priority must be 1..99, not 0",
         "rr:100       | realtime priority must be 1..99, not 100",
-        "io-be8       | I/O priority must be 'idle' or 'be:N' with N 0..7 (7 lowest), not 'be8'",
-        "io-best      | I/O priority must be 'idle' or 'be:N' with N 0..7 (7 lowest), not 'best'",
+        "io-be8       | I/O priority must be 'idle' or 'be:N' with N 4..7 (7 lowest; be:0..3 and rt:N raise priority and need raising allowed), not 'be8'",
+        "io-best      | I/O priority must be 'idle' or 'be:N' with N 4..7 (7 lowest; be:0..3 and rt:N raise priority and need raising allowed), not 'best'",
         "cpus=3-1     | CPU range '3-1' in '3-1' is not valid; ranges go low-high with CPUs 0..8191",
         "cpus=x       | CPU list 'x' is not valid; write CPUs as in taskset -c",
         "cpus=        | CPU list is empty; write CPUs as in taskset -c",

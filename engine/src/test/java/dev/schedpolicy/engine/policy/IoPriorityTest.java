@@ -29,7 +29,8 @@ class IoPriorityTest {
     @ValueSource(strings = {"", "be", "be:8", "be:-1", "be:10", "rt:8", "none", "best-effort", "7", "idle:3"})
     void shouldRefuseOtherTextsSayingWhatIsAllowed(final String text) {
         assertThatThrownBy(() -> IoPriority.parse(text)).isInstanceOf(InvalidPolicyException.class)
-                .hasMessage("I/O priority must be 'idle' or 'be:N' with N 0..7 (7 lowest), not '" + text + "'");
+                .hasMessage("I/O priority must be 'idle' or 'be:N' with N 4..7 (7 lowest; be:0..3 and rt:N raise priority and"
+                        + " need raising allowed), not '" + text + "'");
     }
 
     @Test

@@ -79,9 +79,11 @@ class PolicyBuilderTest {
     @Test
     void shouldRejectRealtimePriorityOutsideOneToNinetyNine() {
         assertThatThrownBy(() -> Policy.builder().schedClass(SchedClass.FIFO).rtPriority(0).build())
-                .isInstanceOf(InvalidPolicyException.class).hasMessage("realtime priority must be 1..99, not 0");
+                .isInstanceOf(InvalidPolicyException.class).hasMessage("realtime priority must be 1..99, not 0;"
+                        + " realtime classes raise priority and are allowed only where raising is (--allow-raise as root), otherwise use"
+                        + " normal, batch, idle");
         assertThatThrownBy(() -> Policy.builder().schedClass(SchedClass.RR).rtPriority(100).build())
-                .isInstanceOf(InvalidPolicyException.class).hasMessage("realtime priority must be 1..99, not 100");
+                .isInstanceOf(InvalidPolicyException.class).hasMessageStartingWith("realtime priority must be 1..99, not 100;");
     }
 
     @Test

@@ -39,6 +39,11 @@ class HtmlReportChromiumITest {
         assertThat(dom).contains("<table class=\"metric\" data-metric=\"kept\"", "<svg", "id=\"tradeoff\"", "id=\"by-load\"",
                 "id=\"latency-chart\"", "class=\"point\"");
         assertThat(count(dom, "<table")).isGreaterThanOrEqualTo(4);
+        // the verdict per topology comes first, then every topology's own charts, each chart id once
+        assertThat(dom.indexOf("id=\"verdicts\"")).isPositive().isLessThan(dom.indexOf("<svg"));
+        assertThat(dom).contains("Topology same-group", "Topology other-cgroup", "id=\"tradeoff-other-cgroup\"",
+                "clip-path=\"url(#clip-by-load-other-cgroup)\"");
+        assertThat(count(dom, "id=\"tradeoff\"")).isEqualTo(1);
         // the user's <script> is text in the DOM, never an element
         assertThat(dom).contains("&lt;script&gt;alert('x')&lt;/script&gt;");
         assertThat(dom.toLowerCase()).doesNotContain("<script");

@@ -41,6 +41,14 @@ class WarningGroupsTest {
     }
 
     @Test
+    void shouldFoldCellsThatNameTheirTopology() {
+        List<String> lines = WarningGroups.lines(List.of(String.format(Locale.ROOT, CI, "other-session idle", "2", 3.3),
+                String.format(Locale.ROOT, CI, "same-group idle", "2", 4.1)));
+        assertThat(lines).singleElement().asString().startsWith("2 cells: 95% CI half-width N points")
+                .endsWith("[other-session idle load 2 (3.3); same-group idle load 2 (4.1)]");
+    }
+
+    @Test
     void shouldKeepASingleWarningOfItsKindAsRaised() {
         String one = String.format(Locale.ROOT, CI, "idle", "2", 3.3);
         assertThat(WarningGroups.lines(List.of(one))).containsExactly(one);
@@ -52,7 +60,7 @@ class WarningGroupsTest {
     void shouldPrintGroupedWarningsAboveTheTablesAndKeepEveryWarningInTheReport() {
         BenchReport r = ReportFixtures.report("v");
         BenchReport noisy = new BenchReport(r.schemaVersion(), r.tool(), r.partial(), r.partialReason(), r.scenario(), r.machine(),
-                r.run(), r.policies(), r.loads(), r.baseline(), r.cells(), noisyRun());
+                r.run(), r.verdicts(), r.policies(), r.loads(), r.topologies(), r.baseline(), r.cells(), noisyRun());
         String text = TextTable.render(noisy);
         assertThat(text.lines().filter(l -> l.startsWith("WARNING: "))).hasSize(3);
         assertThat(text.indexOf("WARNING: 12 cells")).isLessThan(text.indexOf("policy \\ load"));

@@ -55,7 +55,7 @@ class ScenarioParserTest {
     void shouldTakeAQuickPresetCapOnStarvedVictims() {
         Scenario s = parser.parse("demo.scenario", GOOD + "[quick]\nmax-slowdown = 5\n");
         assertThat(s.quick().maxSlowdown()).isEqualTo(5);
-        assertThat(s.quick().withRepetitions(2).maxSlowdown()).isEqualTo(5);
+        assertThat(s.quick().customised(null, null, 2, null).maxSlowdown()).isEqualTo(5);
         assertThat(s.full().maxSlowdown()).isEqualTo(10);
     }
 
@@ -87,11 +87,28 @@ class ScenarioParserTest {
     }
 
     @Test
+    void shouldReadTopologiesAndRejectAnUnknownOneWithItsColumn() {
+        String text = "name = t\n[victim]\nworkload = cpu-victim\n[background]\nworkload = compile-loop\nclasses = 20\n"
+                + "[matrix]\npolicies = default\nloads = 1\ntopologies = same-group, other-cgroup\n";
+        Scenario s = new ScenarioParser(p -> { }).parse("x.scenario", text);
+        assertThat(s.full().topologies()).containsExactly(Topology.SAME_GROUP, Topology.OTHER_CGROUP);
+        assertThat(s.quick().topologies()).containsExactly(Topology.SAME_GROUP, Topology.OTHER_CGROUP);
+        assertThat(s.background().params()).containsEntry("classes", "20");
+        assertThatThrownBy(() -> new ScenarioParser(p -> { }).parse("x.scenario", text.replace("other-cgroup", "far")))
+                .hasMessageStartingWith("x.scenario:10:26: ").hasMessageContaining("unknown topology 'far'");
+        assertThatThrownBy(() -> new ScenarioParser(p -> { }).parse("x.scenario", text.replace("compile-loop", "cpu-looper")))
+                .hasMessageContaining("'classes' applies to the compile-loop workload only");
+    }
+
+    @Test
     void shouldLoadEveryShippedScenario() {
         List<Scenario> all = new ScenarioCatalog(p -> { }).list();
         assertThat(all).extracting(Scenario::name).containsExactlyElementsOf(ScenarioCatalog.BUILT_IN);
         Scenario seed = all.get(0);
-        assertThat(seed.quick().cells()).isEqualTo(6 * 3 * 3);
+        // 5 policies x 2 loads x 3 repetitions x 2 topologies: about 3 minutes on 2 CPUs
+        assertThat(seed.quick().cells()).isEqualTo(5 * 2 * 3 * 2);
+        assertThat(seed.quick().topologies()).containsExactly(Topology.MACHINE, Topology.OTHER_CGROUP);
+        assertThat(seed.full().topologies()).containsExactly(Topology.SAME_GROUP, Topology.OTHER_SESSION, Topology.OTHER_CGROUP);
         assertThat(all).allSatisfy(s -> assertThat(s.expect()).isNotBlank());
     }
 }

@@ -7,7 +7,9 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Fixed-work CPU victim ("the test job"): {@code --workers N --units U} runs U kernel units on each of N
- * threads and reports wall time of the work, CPU, run-queue wait and per-thread schedstat.
+ * threads and reports wall time of the work, CPU, run-queue wait and per-thread schedstat. With
+ * {@code --forks K} every worker also starts K short-lived child processes, evenly spread over its work and
+ * each waited for, the way a test job forks compilers, shells and test JVMs' helpers.
  * {@code --calibrate MS} instead prints how many units one thread does per second, unloaded.
  * Also serves as the thread eater: per-thread steps/ms and average time slice are in the result.
  */
@@ -33,6 +35,11 @@ public final class CpuVictim {
         int workers = (int) args.getLong("workers", 1);
         long units = args.getLong("units", 1000);
         long maxNs = args.getLong("max-ms", Long.MAX_VALUE / 2_000_000L) * 1_000_000L;
+        long forks = args.getLong("forks", 0);
+        long forkEvery = forks > 0 ? Math.max(1, units / forks) : Long.MAX_VALUE;
+        if (forks > 0) {
+            ShortLived.run(); // warm-up: the JDK's process machinery loaded before READY
+        }
         warmUpReporting();
         if (!Protocol.readyAndWait()) {
             return;
@@ -49,10 +56,15 @@ public final class CpuVictim {
             Thread t = new Thread(() -> {
                 // fixed work, but a starved victim stops at max-ms and reports the units it did: the rate stays exact
                 long u = 0;
+                long nextFork = forkEvery;
                 while (u < units && System.nanoTime() - start < maxNs) {
-                    long step = Math.min(8, units - u);
+                    long step = Math.min(Math.min(8, units - u), Math.max(1, nextFork - u));
                     Kernel.spin(step);
                     u += step;
+                    if (u >= nextFork) {
+                        ShortLived.run();
+                        nextFork += forkEvery;
+                    }
                 }
                 doneUnits[id] = u;
                 ends[id] = System.nanoTime();

@@ -10,6 +10,16 @@ public final class Kernel {
     private Kernel() {
     }
 
+    /** Does a fraction of a unit: {@code iterations} iterations of the same chain. */
+    public static void spinIterations(final long iterations) {
+        long x = sink | 1;
+        for (long i = 0; i < iterations; i++) {
+            x = x * 6364136223846793005L + 1442695040888963407L;
+            x ^= x >>> 29;
+        }
+        sink = x;
+    }
+
     /** Does {@code units} units of work; the result goes to a volatile sink so it cannot be optimised away. */
     public static void spin(final long units) {
         long x = sink | 1;

@@ -52,7 +52,7 @@ public final class Looper {
             for (int t = 0; t < threads; t++) {
                 total += counts.get(t * 16);
             }
-            System.out.println("P " + total);
+            Protocol.progress(total);
             long now = System.nanoTime();
             if (printRate && now - lastRate >= 1_000_000_000L) {
                 System.out.println("loops/s " + Math.round((total - lastTotal) * 1e9 / (now - lastRate)));

@@ -1,0 +1,145 @@
+package dev.schedpolicy.engine.bench;
+
+import dev.schedpolicy.engine.cgroup.CgroupException;
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.cgroup.CpuCgroup;
+import dev.schedpolicy.engine.policy.Policy;
+import dev.schedpolicy.engine.scenario.Topology;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Puts one run's processes where its topology says: unchanged (same-group), every background copy in a new
+ * session (other-session, through util-linux setsid, which execs in place), or the victim and every background
+ * copy each in a fresh sibling cgroup under the benchmark's own (other-cgroup). A process whose policy has a
+ * cgroup part is placed by the launcher in its policy group, made under the copy's group (or under the
+ * configured cgroup parent, e.g. a machine-wide idle parent); any other is moved by a shell that writes its
+ * own PID to the group's cgroup.procs and then execs the workload, so it runs there from its first instruction.
+ */
+final class Placement implements AutoCloseable {
+    static final Path SETSID = Path.of("/usr/bin/setsid");
+
+    /**
+     * How to start one process.
+     *
+     * @param builder      the command, wrapped when the process must move itself
+     * @param cgroupParent where its policy group goes, if its policy has one
+     * @param where        its task group in words ("" when it shares the benchmark's)
+     * @param movesInto    the cgroup path the process moves itself into before exec, when it does
+     */
+    record Launch(ProcessBuilder builder, Optional<Path> cgroupParent, String where, Optional<String> movesInto) {
+    }
+
+    private final Topology topology;
+    private final Supplier<CgroupSystem> cgroups;
+    private final Optional<Path> cgroupParent;
+    private final List<CpuCgroup> groups = new ArrayList<>();
+
+    /**
+     * @param topology     a resolved topology (not {@link Topology#MACHINE})
+     * @param cgroups      the machine's cgroups, detected on first use
+     * @param cgroupParent where policy groups go when set (e.g. the idle parent); else the starter's default
+     */
+    Placement(final Topology topology, final Supplier<CgroupSystem> cgroups, final Optional<Path> cgroupParent) {
+        this.topology = topology;
+        this.cgroups = cgroups;
+        this.cgroupParent = cgroupParent;
+    }
+
+    Topology topology() {
+        return topology;
+    }
+
+    /** Whether the background runs as one process per copy, each in its own task group. */
+    boolean spreadsBackground() {
+        return topology != Topology.SAME_GROUP;
+    }
+
+    Launch victim(final ProcessBuilder pb, final BenchPolicy policy) {
+        return topology == Topology.OTHER_CGROUP ? inOwnGroup(pb, policy) : plain(pb);
+    }
+
+    Launch backgroundCopy(final ProcessBuilder pb, final BenchPolicy policy) {
+        return switch (topology) {
+            case OTHER_SESSION -> {
+                if (!Files.isExecutable(SETSID)) {
+                    throw new RunAborted(RunAborted.Kind.TOPOLOGY_UNAVAILABLE, "other-session needs " + SETSID
+                            + " (util-linux) to start the background in new sessions");
+                }
+                List<String> cmd = new ArrayList<>();
+                cmd.add(SETSID.toString());
+                cmd.addAll(pb.command());
+                pb.command(cmd);
+                yield new Launch(pb, cgroupParent, "own session", Optional.empty());
+            }
+            case OTHER_CGROUP -> inOwnGroup(pb, policy);
+            default -> plain(pb);
+        };
+    }
+
+    private Launch plain(final ProcessBuilder pb) {
+        return new Launch(pb, cgroupParent, "", Optional.empty());
+    }
+
+    private Launch inOwnGroup(final ProcessBuilder pb, final BenchPolicy policy) {
+        CpuCgroup group;
+        try {
+            CgroupSystem system = cgroups.get();
+            group = system.createChild(system.ownCpuCgroupDir());
+        } catch (CgroupException | java.io.UncheckedIOException e) {
+            throw new RunAborted(RunAborted.Kind.TOPOLOGY_UNAVAILABLE, "other-cgroup needs a writable cpu cgroup"
+                    + " beside the benchmark's own: " + e.getMessage());
+        }
+        groups.add(group);
+        boolean policyGroup = !policy.isDefault() && Policy.parse(policy.compact()).needsCgroup();
+        if (policyGroup) {
+            // the launcher makes the policy group: under the copy's group, as an agent's own would be
+            return new Launch(pb, Optional.of(cgroupParent.orElse(group.path())),
+                    "own cgroup " + (cgroupParent.isPresent() ? "under " + cgroupParent.get() : group.cgroupPath()),
+                    Optional.empty());
+        }
+        List<String> cmd = new ArrayList<>(List.of("/bin/sh", "-c", "echo $$ > \"$0\" && exec \"$@\"",
+                group.path().resolve("cgroup.procs").toString()));
+        cmd.addAll(pb.command());
+        pb.command(cmd);
+        return new Launch(pb, cgroupParent, "own cgroup " + group.cgroupPath(), Optional.of(group.cgroupPath()));
+    }
+
+    /**
+     * Checks, once the process has talked (so it has exec'd the workload), that it sits in the group it was to
+     * move itself into: the launcher's read-back saw it before the move.
+     */
+    void verify(final Launch launch, final long pid) {
+        if (launch.movesInto().isEmpty()) {
+            return;
+        }
+        String actual;
+        try {
+            actual = cgroups.get().cpuCgroupOf(pid);
+        } catch (CgroupException e) {
+            return; // the process is gone: its own failure is reported where it is read
+        }
+        if (!actual.equals(launch.movesInto().get())) {
+            throw new RunAborted(RunAborted.Kind.TOPOLOGY_UNAVAILABLE, "pid " + pid + " should be in cpu cgroup "
+                    + launch.movesInto().get() + " but /proc says " + actual);
+        }
+    }
+
+    /** Removes the run's groups; call after its processes are gone. */
+    @Override
+    public void close() {
+        for (CpuCgroup g : groups) {
+            try {
+                g.killAll();
+                g.close();
+            } catch (CgroupException e) {
+                // left for the sweeper: it is named like ours and removed once empty
+            }
+        }
+        groups.clear();
+    }
+}

@@ -1,0 +1,116 @@
+package dev.schedpolicy.engine.bench;
+
+import dev.schedpolicy.engine.scenario.Matrix;
+import dev.schedpolicy.engine.scenario.Scenario;
+import dev.schedpolicy.engine.scenario.Topology;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+/** What a scenario's matrix means in runs: their random order, and each run's background copies and victim workers. */
+final class RunPlan {
+    private final Scenario scenario;
+    private final Matrix matrix;
+    private final int ncpu;
+    private final List<Topology> topologies;
+
+    /** @param machine what {@link Topology#MACHINE} means here */
+    RunPlan(final Scenario scenario, final Matrix matrix, final int ncpu, final Topology machine) {
+        this.scenario = scenario;
+        this.matrix = matrix;
+        this.ncpu = ncpu;
+        List<Topology> resolved = new ArrayList<>();
+        for (Topology t : matrix.topologies()) {
+            Topology r = t == Topology.MACHINE ? machine : t;
+            if (!resolved.contains(r)) {
+                resolved.add(r);
+            }
+        }
+        this.topologies = List.copyOf(resolved);
+    }
+
+    /** The matrix's topologies with {@link Topology#MACHINE} resolved, without repeats. */
+    List<Topology> topologies() {
+        return topologies;
+    }
+
+    Scenario scenario() {
+        return scenario;
+    }
+
+    Matrix matrix() {
+        return matrix;
+    }
+
+    int ncpu() {
+        return ncpu;
+    }
+
+    /** Every repetition's baseline and cells, shuffled with the seed so slow drifts spread over all cells. */
+    List<PlannedRun> runs(final long seed) {
+        List<PlannedRun> runs = new ArrayList<>();
+        for (int rep = 1; rep <= matrix.repetitions(); rep++) {
+            runs.add(new PlannedRun(BenchPolicy.DEFAULT, 0, rep, true, false, Topology.SAME_GROUP));
+            for (Topology topology : topologies) {
+                for (String label : matrix.policies()) {
+                    for (double load : matrix.loads()) {
+                        if (!coveredByBaseline(load)) {
+                            runs.add(new PlannedRun(BenchPolicy.of(label, ncpu), load, rep, false, false, topology));
+                        }
+                    }
+                }
+            }
+        }
+        Collections.shuffle(runs, new Random(seed));
+        return runs;
+    }
+
+    /** Load 0 with the policy on the (absent) background is the unloaded baseline itself. */
+    boolean coveredByBaseline(final double load) {
+        return load == 0 && scenario.policyTarget() == Scenario.PolicyTarget.BACKGROUND
+                && scenario.loadAxis() == Scenario.LoadAxis.BACKGROUND && !scenario.victim().isNone();
+    }
+
+    boolean needsCalibration() {
+        return builtinVictim() || scenario.background().builtin() != null;
+    }
+
+    boolean builtinVictim() {
+        return !scenario.victim().isNone() && !scenario.victim().isCommand();
+    }
+
+    int backgroundCopies(final PlannedRun r) {
+        if (scenario.background().isNone() || scenario.loadAxis() == Scenario.LoadAxis.VICTIM_WORKERS) {
+            return 0;
+        }
+        if (r.baseline()) {
+            return scenario.victim().isNone() ? 1 : 0;
+        }
+        return (int) Math.round(r.load() * scenario.background().copiesPerLoad(ncpu));
+    }
+
+    int victimWorkers(final PlannedRun r) {
+        if (scenario.loadAxis() == Scenario.LoadAxis.VICTIM_WORKERS && !r.baseline()) {
+            return Math.max(1, (int) Math.round(r.load() * ncpu));
+        }
+        return scenario.victim().workers();
+    }
+
+    BenchPolicy backgroundPolicy(final PlannedRun r) {
+        return !r.baseline() && scenario.policyTarget() == Scenario.PolicyTarget.BACKGROUND ? r.policy()
+                : BenchPolicy.DEFAULT;
+    }
+
+    BenchPolicy victimPolicy(final PlannedRun r) {
+        return !r.baseline() && scenario.policyTarget() == Scenario.PolicyTarget.VICTIM ? r.policy()
+                : BenchPolicy.DEFAULT;
+    }
+
+    String summary() {
+        return "scenario " + scenario.name() + ": " + matrix.policies().size() + " policies x " + matrix.loads().size()
+                + " loads x " + matrix.repetitions() + " repetitions x " + topologies.size() + " topologies ("
+                + String.join(", ", topologies.stream().map(Topology::id).toList()) + ") on " + ncpu
+                + " CPUs, victim " + matrix.durationMs() + " ms unloaded";
+    }
+}
