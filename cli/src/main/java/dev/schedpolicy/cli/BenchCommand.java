@@ -6,6 +6,7 @@ import dev.schedpolicy.engine.bench.BenchResult;
 import dev.schedpolicy.engine.bench.Benchmark;
 import dev.schedpolicy.engine.bench.ProcessStarter;
 import dev.schedpolicy.engine.report.TextTable;
+import dev.schedpolicy.engine.report.WarningGroups;
 import dev.schedpolicy.engine.scenario.Matrix;
 import dev.schedpolicy.engine.scenario.Topology;
 import dev.schedpolicy.engine.scenario.Scenario;
@@ -29,8 +30,9 @@ import picocli.CommandLine.Spec;
         description = {"Measure how much each policy protects a victim job from background load.",
             "Writes DIR/report.json and DIR/report.html and prints the table."},
         footer = {"", "Examples:", "  schedpolicy bench --quick",
-            "  schedpolicy bench --scenario compile-vs-test --victim './mvnw -q test' --background 'make -j4'",
-            "  schedpolicy bench --scenario javac-background --topology other-cgroup --cgroup-parent /sys/fs/cgroup/cpu/schedpolicy.idle",
+            "  schedpolicy bench --scenario compile-vs-test \\", "      --victim './mvnw -q test' --background 'make -j4'",
+            "  schedpolicy bench --scenario javac-background --topology other-cgroup \\",
+            "      --cgroup-parent /sys/fs/cgroup/cpu/schedpolicy.idle",
             "  schedpolicy bench --list"})
 public final class BenchCommand implements Callable<Integer> {
     /** Exit code when the run ended early (failure or Ctrl-C) and only partial results were saved. */
@@ -71,7 +73,7 @@ public final class BenchCommand implements Callable<Integer> {
             + " their groups, e.g. the machine-wide idle parent made by 'schedpolicy setup'.")
     private Path cgroupParent;
 
-    @Option(names = "--victim", paramLabel = "CMD", description = "Victim shell command (fixed work; kept % = unloaded wall / loaded wall).")
+    @Option(names = "--victim", paramLabel = "CMD", description = "Victim shell command (fixed work; kept %% = unloaded wall / loaded wall).")
     private String victim;
 
     @Option(names = "--background", paramLabel = "CMD", description = "Background shell command, one copy per load unit, each under the row's policy.")
@@ -121,18 +123,14 @@ public final class BenchCommand implements Callable<Integer> {
                 policies.forEach(Benchmark::validatePolicy);
             }
         } catch (ScenarioException | IllegalArgumentException e) {
-            err.println("schedpolicy bench: " + e.getMessage());
-            err.flush();
-            return 2;
+            return usageError(err, e.getMessage());
         }
         BenchOptions.Cancellation cancel = new BenchOptions.Cancellation();
         BenchOptions options;
         try {
             options = options(sc, cancel);
         } catch (IllegalArgumentException e) {
-            err.println("schedpolicy bench: " + e.getMessage());
-            err.flush();
-            return 2;
+            return usageError(err, e.getMessage());
         }
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -161,8 +159,11 @@ public final class BenchCommand implements Callable<Integer> {
 
                 @Override
                 public void warning(final String message) {
-                    err.println("warning: " + message);
-                    err.flush();
+                    // per-cell warnings are folded by kind above the table; the report keeps each one
+                    if (!WarningGroups.isAboutOneCell(message)) {
+                        err.println("warning: " + message);
+                        err.flush();
+                    }
                 }
             });
         } catch (RuntimeException e) {
@@ -192,6 +193,12 @@ public final class BenchCommand implements Callable<Integer> {
             return EXIT_PARTIAL;
         }
         return 0;
+    }
+
+    private static int usageError(final PrintWriter err, final String message) {
+        err.println("schedpolicy bench: " + message);
+        err.flush();
+        return ExitCodes.USAGE;
     }
 
     /** The run's options; the preset rule and the matrix limits are the engine's {@link Matrix}'s. */

@@ -6,13 +6,14 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /** The {@code schedpolicy} command. */
 @Command(name = "schedpolicy", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Run patient work (builds) under lowered Linux CPU and I/O priority beside time-critical work "
                 + "(tests), and measure how much it still interferes.",
-        subcommands = {RunCommand.class, ProbeCommand.class, BenchCommand.class, SetupCommand.class,
-            CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success (run: the command's own status)", "2:usage error", "3:bench: stopped early, partial results saved",
                 "125:the policy could not be applied; the command did not run",
@@ -21,17 +22,50 @@ public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    public static void main(final String[] args) {
-        System.exit(commandLine().execute(args));
+    /** The subcommands, built only when needed: picocli's model of each costs start-up time. */
+    private static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
+
+    private static Map<String, Supplier<Object>> subcommands() {
+        Map<String, Supplier<Object>> m = new LinkedHashMap<>();
+        m.put("run", RunCommand::new);
+        m.put("probe", ProbeCommand::new);
+        m.put("bench", BenchCommand::new);
+        m.put("setup", SetupCommand::new);
+        m.put("help", CommandLine.HelpCommand::new);
+        return m;
     }
 
-    /** The configured command line; tests call {@code execute} on it. */
+    public static void main(final String[] args) {
+        System.exit(commandLine(args).execute(args));
+    }
+
+    /** The configured command line with every subcommand; tests, help and the doc generators use it. */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
+        SUBCOMMANDS.forEach((name, command) -> cl.addSubcommand(name, command.get()));
+        return withHandlers(cl);
+    }
+
+    /**
+     * For {@code args}: only the named subcommand when the first argument names one (a {@code run} then builds
+     * neither bench's nor probe's model), else all of them, so that top-level help and errors list every one.
+     */
+    public static CommandLine commandLine(final String... args) {
+        if (args.length == 0 || !SUBCOMMANDS.containsKey(args[0]) || args[0].equals("help")) {
+            return commandLine();
+        }
+        return withHandlers(new CommandLine(new Main()).addSubcommand(args[0], SUBCOMMANDS.get(args[0]).get()));
+    }
+
+    /** Set last: picocli gives a setting to the subcommands present when it is set. */
+    private static CommandLine withHandlers(final CommandLine cl) {
         cl.setExecutionExceptionHandler(Main::handleExecutionException);
         cl.setParameterExceptionHandler(Main::handleParameterException);
         // as nice, chrt and timeout: everything after the command is the command's, --verify included
-        cl.getSubcommands().get("run").setStopAtPositional(true);
+        CommandLine run = cl.getSubcommands().get("run");
+        if (run != null) {
+            run.setStopAtPositional(true);
+        }
         return cl;
     }
 

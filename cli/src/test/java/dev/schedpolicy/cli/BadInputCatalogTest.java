@@ -5,8 +5,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 
@@ -62,13 +60,9 @@ class BadInputCatalogTest {
     @ParameterizedTest(name = "{0} -> {1}")
     @MethodSource("catalog")
     void shouldExplainBadInput(final String[] args, final int exitCode, final String message, final String hint) {
-        StringWriter err = new StringWriter();
-        var cl = Main.commandLine();
-        cl.setErr(new PrintWriter(err, true));
-        cl.setOut(new PrintWriter(new StringWriter(), true));
-        int code = cl.execute(args);
-        assertThat(err.toString()).contains(message).contains(hint);
-        assertThat(err.toString().lines().filter(l -> l.startsWith("\tat ")).count()).as("no stack trace").isZero();
-        assertThat(code).isEqualTo(exitCode);
+        CliRun run = CliRun.of(args);
+        assertThat(run.err()).contains(message).contains(hint);
+        assertThat(run.stackTraceLines()).as("no stack trace").isZero();
+        assertThat(run.code()).isEqualTo(exitCode);
     }
 }

@@ -57,7 +57,8 @@ class BenchCommandTest {
                 "--victim", "exit 5", "--out", dir.toString());
         assertThat(rc).isEqualTo(BenchCommand.EXIT_PARTIAL);
         assertThat(err.toString()).contains("exit code 5", "partial");
-        assertThat(out.toString()).contains("PARTIAL RESULTS");
+        assertThat(out.toString()).contains("PARTIAL RESULTS")
+                .contains("Scenario compile-vs-test: victim 'exit 5' vs background");
         assertThat(dir.resolve("report.json")).exists();
     }
 }

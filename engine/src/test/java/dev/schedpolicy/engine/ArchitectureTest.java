@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /** Keeps the layers honest: the engine stays Jenkins-free and native code stays in one package. */
 class ArchitectureTest {
@@ -43,6 +44,11 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideInAnyPackage("dev.schedpolicy.engine.launch..", "dev.schedpolicy.engine.jna..",
                         "dev.schedpolicy.engine.cgroup..", "dev.schedpolicy.engine.proc..")
                 .check(engine);
+    }
+
+    @Test
+    void shouldKeepThePackagesFreeOfCycles() {
+        slices().matching("dev.schedpolicy.engine.(*)..").should().beFreeOfCycles().check(engine);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.schedpolicy.jenkins;
 
+import dev.schedpolicy.engine.agent.AgentBenchmark;
 import dev.schedpolicy.engine.agent.AgentLimits;
 import dev.schedpolicy.engine.agent.BlockStart;
 import dev.schedpolicy.engine.agent.LaunchRecord;
@@ -7,6 +8,7 @@ import dev.schedpolicy.engine.agent.PreparedLaunch;
 import dev.schedpolicy.engine.agent.SchedPolicyAgent;
 import dev.schedpolicy.engine.agent.UsageRecord;
 import java.io.Serial;
+import hudson.model.TaskListener;
 import java.time.Duration;
 import jenkins.security.MasterToSlaveCallable;
 
@@ -26,19 +28,21 @@ final class AgentCalls {
         private final String enclosing;
         private final String requested;
         private final AgentLimits limits;
+        private final String cgroupParent;
 
         StartBlock(final String blockKey, final String agentDefault, final String enclosing, final String requested,
-                final AgentLimits limits) {
+                final AgentLimits limits, final String cgroupParent) {
             this.blockKey = blockKey;
             this.agentDefault = agentDefault;
             this.enclosing = enclosing;
             this.requested = requested;
             this.limits = limits;
+            this.cgroupParent = cgroupParent;
         }
 
         @Override
         public BlockStart call() {
-            return SchedPolicyAgent.startBlock(blockKey, agentDefault, enclosing, requested, limits);
+            return SchedPolicyAgent.startBlock(blockKey, agentDefault, enclosing, requested, limits, cgroupParent);
         }
     }
 
@@ -49,17 +53,19 @@ final class AgentCalls {
         private final String blockKey;
         private final AgentLimits limits;
         private final int timeoutSeconds;
+        private final String cgroupParent;
 
         Prepare(final LaunchSettings settings) {
             this.policy = settings.policy();
             this.blockKey = settings.blockKey();
             this.limits = settings.limits();
             this.timeoutSeconds = settings.timeoutSeconds();
+            this.cgroupParent = settings.cgroupParent();
         }
 
         @Override
         public PreparedLaunch call() {
-            return SchedPolicyAgent.prepare(policy, blockKey, limits, Duration.ofSeconds(timeoutSeconds));
+            return SchedPolicyAgent.prepare(policy, blockKey, limits, Duration.ofSeconds(timeoutSeconds), cgroupParent);
         }
     }
 
@@ -110,6 +116,45 @@ final class AgentCalls {
         @Override
         public UsageRecord call() {
             return SchedPolicyAgent.finishBlock(blockKey);
+        }
+    }
+
+    /** On the agent: the engine runs the request under the administrator's limits, streaming progress to the log. */
+    static final class RunBenchmark extends MasterToSlaveCallable<String, RuntimeException> {
+        @Serial
+        private static final long serialVersionUID = 1L;
+        private final String runKey;
+        private final AgentBenchmark.Request request;
+        private final AgentLimits limits;
+        private final TaskListener listener;
+
+        RunBenchmark(final String runKey, final AgentBenchmark.Request request, final AgentLimits limits, final TaskListener listener) {
+            this.runKey = runKey;
+            this.request = request;
+            this.limits = limits;
+            this.listener = listener;
+        }
+
+        @Override
+        public String call() {
+            return AgentBenchmark.run(runKey, request, limits, line -> listener.getLogger().println("[schedpolicy] " + line));
+        }
+    }
+
+    static final class CancelBenchmark extends MasterToSlaveCallable<Boolean, RuntimeException> {
+        @Serial
+        private static final long serialVersionUID = 1L;
+        private final String runKey;
+        private final String why;
+
+        CancelBenchmark(final String runKey, final String why) {
+            this.runKey = runKey;
+            this.why = why;
+        }
+
+        @Override
+        public Boolean call() {
+            return AgentBenchmark.cancel(runKey, why);
         }
     }
 }

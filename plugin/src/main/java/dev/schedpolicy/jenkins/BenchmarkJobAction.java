@@ -1,5 +1,6 @@
 package dev.schedpolicy.jenkins;
 
+import dev.schedpolicy.engine.agent.BenchmarkSummary;
 import edu.hm.hafner.echarts.BuildResult;
 import edu.hm.hafner.echarts.LineSeries;
 import edu.hm.hafner.echarts.LinesChartModel;
@@ -24,27 +25,35 @@ public class BenchmarkJobAction extends AsyncTrendJobAction<BenchmarkBuildAction
 
     @Override
     protected LinesChartModel createChartModel() {
-        List<BuildResult<BenchmarkBuildAction>> history = new ArrayList<>();
+        List<BuildResult<BenchmarkBuildAction>> newestFirst = new ArrayList<>();
+        List<BenchmarkSummary> summaries = new ArrayList<>();
         for (BuildResult<BenchmarkBuildAction> r : createBuildHistory()) {
-            if (history.size() >= MAX_BUILDS) {
+            if (newestFirst.size() >= MAX_BUILDS) {
                 break;
             }
-            if (r.getResult().getSummary() != null) {
-                history.add(0, r); // oldest first
+            BenchmarkSummary summary = r.getResult().getSummary();
+            if (summary != null) {
+                newestFirst.add(r);
+                summaries.add(summary);
             }
         }
         Set<String> policies = new LinkedHashSet<>();
-        history.forEach(r -> policies.addAll(r.getResult().getSummary().policies()));
-        List<String> labels = history.stream().map(r -> r.getBuild().getDisplayName()).toList();
-        List<Integer> builds = history.stream().map(r -> r.getBuild().getNumber()).toList();
+        summaries.forEach(s -> policies.addAll(s.policies()));
+        List<String> labels = new ArrayList<>();
+        List<Integer> builds = new ArrayList<>();
+        for (int i = newestFirst.size() - 1; i >= 0; i--) {
+            labels.add(newestFirst.get(i).getBuild().getDisplayName());
+            builds.add(newestFirst.get(i).getBuild().getNumber());
+        }
         LinesChartModel model = new LinesChartModel(labels, builds);
         int color = 0;
         for (String policy : policies) {
             LineSeries series = new LineSeries(policy, JenkinsPalette.chartColor(color++).normal(),
                     LineSeries.StackedMode.SEPARATE_LINES, LineSeries.FilledMode.LINES);
-            for (BuildResult<BenchmarkBuildAction> r : history) {
-                // 0 where a build did not measure the policy; the engine computes the worst kept % over loads
-                series.add((int) Math.round(r.getResult().getSummary().worstKept(policy).orElse(0)));
+            // LineSeries.add prepends (echarts-build-trends): adding newest first leaves the series oldest first,
+            // in the order of the labels; 0 where a build did not measure the policy
+            for (BenchmarkSummary s : summaries) {
+                series.add((int) Math.round(s.worstKept(policy).orElse(0)));
             }
             model.addSeries(series);
         }

@@ -1,47 +1,33 @@
 package dev.schedpolicy.jenkins;
 
+import dev.schedpolicy.engine.agent.AgentBenchmark;
 import dev.schedpolicy.engine.agent.BenchmarkGate;
-import dev.schedpolicy.engine.agent.BenchmarkSummary;
-import dev.schedpolicy.engine.bench.BenchListener;
-import dev.schedpolicy.engine.bench.BenchOptions;
-import dev.schedpolicy.engine.bench.Benchmark;
-import dev.schedpolicy.engine.scenario.ScenarioCatalog;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
-import hudson.AbortException;
 import hudson.Extension;
-import hudson.FilePath;
 import hudson.model.Computer;
 import hudson.model.Node;
-import hudson.model.Result;
 import hudson.model.Run;
 import hudson.model.TaskListener;
-import hudson.remoting.VirtualChannel;
-import java.io.File;
-import java.io.Serial;
-import java.net.URISyntaxException;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
+import hudson.util.ListBoxModel;
+import net.sf.json.JSONObject;
 import java.util.Set;
-import jenkins.security.MasterToSlaveCallable;
-import org.HdrHistogram.Histogram;
 import org.kohsuke.stapler.DataBoundConstructor;
 import org.kohsuke.stapler.DataBoundSetter;
+import org.kohsuke.stapler.StaplerRequest2;
 import org.jenkinsci.plugins.workflow.steps.Step;
 import org.jenkinsci.plugins.workflow.steps.StepContext;
 import org.jenkinsci.plugins.workflow.steps.StepDescriptor;
 import org.jenkinsci.plugins.workflow.steps.StepExecution;
-import org.jenkinsci.plugins.workflow.steps.SynchronousNonBlockingStepExecution;
 
 /**
  * {@code schedBenchmark(scenario: 'seed-cpu-looper', quick: true, gatePolicy: 'idle', unstableBelow: 80)}:
- * runs the engine's benchmark on the agent ({@code Benchmark.run}, progress streamed to the build
+ * runs the engine's benchmark on the agent ({@link AgentBenchmark}, progress streamed to the build
  * log), stores report.json as a {@link BenchmarkBuildAction}, and applies the optional gate.
  */
 public class BenchmarkStep extends Step {
     private String scenario = "seed-cpu-looper";
-    private boolean quick = true;
+    private Boolean quick;
     private String policies;
     private String loads;
     private Integer repetitions;
@@ -62,13 +48,16 @@ public class BenchmarkStep extends Step {
         return scenario;
     }
 
-    public boolean isQuick() {
+    public Boolean getQuick() {
         return quick;
     }
 
-    /** The CLI's {@code --quick} preset (6 policies x 3 loads x 3 repetitions); default true. */
+    /**
+     * true: the scenario's quick preset; false: its full matrix; unset: the CLI's rule (quick unless
+     * policies, loads or repetitions are given), decided by the engine.
+     */
     @DataBoundSetter
-    public void setQuick(final boolean quick) {
+    public void setQuick(final Boolean quick) {
         this.quick = quick;
     }
 
@@ -80,15 +69,7 @@ public class BenchmarkStep extends Step {
     @DataBoundSetter
     public void setPolicies(final String policies) {
         this.policies = PolicyFields.blankToNull(policies);
-        if (this.policies != null) {
-            for (String p : list(this.policies)) {
-                try {
-                    Benchmark.validatePolicy(p);
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("policies: " + e.getMessage(), e);
-                }
-            }
-        }
+        request(null);
     }
 
     public String getLoads() {
@@ -99,9 +80,7 @@ public class BenchmarkStep extends Step {
     @DataBoundSetter
     public void setLoads(final String loads) {
         this.loads = PolicyFields.blankToNull(loads);
-        if (this.loads != null) {
-            parseLoads(this.loads);
-        }
+        request(null);
     }
 
     public Integer getRepetitions() {
@@ -110,10 +89,8 @@ public class BenchmarkStep extends Step {
 
     @DataBoundSetter
     public void setRepetitions(final Integer repetitions) {
-        if (repetitions != null && (repetitions < 1 || repetitions > 100)) {
-            throw new IllegalArgumentException("repetitions must be 1..100, not " + repetitions);
-        }
         this.repetitions = repetitions;
+        request(null);
     }
 
     public String getVictim() {
@@ -172,173 +149,28 @@ public class BenchmarkStep extends Step {
         return new BenchmarkGate(gatePolicy, unstableBelow, failBelow);
     }
 
-    static List<String> list(final String csv) {
-        return Arrays.stream(csv.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
-    }
-
-    static List<Double> parseLoads(final String csv) {
-        List<Double> out = new ArrayList<>();
-        for (String s : list(csv)) {
-            try {
-                double d = Double.parseDouble(s);
-                if (d < 0 || d > 64) {
-                    throw new NumberFormatException();
-                }
-                out.add(d);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("loads are multiples of the CPU count, 0..64, comma-separated (e.g. '1,2,4'); not '" + s + "'", e);
-            }
-        }
-        return out;
+    /** The engine's request, which checks loads, repetitions and policies as the CLI does. */
+    AgentBenchmark.Request request(@CheckForNull final String workloadClasspath) {
+        return new AgentBenchmark.Request(scenario, quick, policies, loads, repetitions, victim, background, workloadClasspath);
     }
 
     @Override
     public StepExecution start(final StepContext context) {
-        return new Execution(context, this);
-    }
-
-    static final class Execution extends SynchronousNonBlockingStepExecution<Void> {
-        @Serial
-        private static final long serialVersionUID = 1L;
-        private final transient BenchmarkStep step;
-
-        Execution(final StepContext context, final BenchmarkStep step) {
-            super(context);
-            this.step = step;
-        }
-
-        @Override
-        protected Void run() throws Exception {
-            StepContext context = getContext();
-            Run<?, ?> run = context.get(Run.class);
-            TaskListener listener = context.get(TaskListener.class);
-            Node node = context.get(Node.class);
-            Computer computer = context.get(Computer.class);
-            VirtualChannel channel = computer == null ? null : computer.getChannel();
-            if (node == null || channel == null) {
-                throw new AbortException("[schedpolicy] schedBenchmark needs an online node");
-            }
-            String classpath = workloadClasspath(node, channel);
-            String json = channel.call(new RunBenchmark(step, classpath, listener));
-            BenchmarkGate gate = step.gate();
-            BenchmarkSummary summary = BenchmarkSummary.fromJson(json);
-            BenchmarkGate.Verdict verdict = gate.evaluate(summary);
-            run.addAction(new BenchmarkBuildAction(run, new BenchmarkResult(json, gate.enabled() ? verdict.message() : "")));
-            if (summary.partial()) {
-                listener.getLogger().println("[schedpolicy] the benchmark result is partial: " + summary.partialReason());
-            }
-            switch (verdict.outcome()) {
-                case FAILURE -> throw new AbortException("[schedpolicy] benchmark gate: " + verdict.message());
-                case UNSTABLE -> {
-                    listener.getLogger().println("[schedpolicy] benchmark gate: " + verdict.message());
-                    run.setResult(Result.UNSTABLE);
-                }
-                default -> {
-                    if (gate.enabled()) {
-                        listener.getLogger().println("[schedpolicy] benchmark gate passed: " + verdict.message());
-                    }
-                }
-            }
-            return null;
-        }
-
-        /**
-         * Built-in workloads run in separate JVMs on the agent and need the engine's classes on disk there;
-         * on an agent they were loaded through remoting, so the jars are copied into the agent's cache.
-         */
-        @CheckForNull
-        private static String workloadClasspath(final Node node, final VirtualChannel channel) throws Exception {
-            if (channel == FilePath.localChannel) {
-                return null; // the engine's default: its own code source
-            }
-            FilePath root = node.getRootPath();
-            if (root == null) {
-                return null;
-            }
-            FilePath cache = root.child("caches").child("schedpolicy");
-            cache.mkdirs();
-            List<String> entries = new ArrayList<>();
-            for (Class<?> c : List.of(Benchmark.class, Histogram.class)) {
-                File source = codeSource(c);
-                if (source.isDirectory()) {
-                    entries.add(source.getAbsolutePath()); // tests: classes directory on this same machine
-                } else {
-                    FilePath target = cache.child(source.getName());
-                    if (!target.exists() || target.length() != source.length()) {
-                        target.copyFrom(new FilePath(source));
-                    }
-                    entries.add(target.getRemote());
-                }
-            }
-            return String.join(":", entries);
-        }
-
-        private static File codeSource(final Class<?> c) throws URISyntaxException {
-            return new File(c.getProtectionDomain().getCodeSource().getLocation().toURI());
-        }
-    }
-
-    /** On the agent: copies the options into the engine's builder and calls {@code Benchmark.run}. */
-    static final class RunBenchmark extends MasterToSlaveCallable<String, RuntimeException> {
-        @Serial
-        private static final long serialVersionUID = 1L;
-        private final String scenario;
-        private final boolean quick;
-        private final String policies;
-        private final String loads;
-        private final Integer repetitions;
-        private final String victim;
-        private final String background;
-        private final String classpath;
-        private final TaskListener listener;
-
-        RunBenchmark(final BenchmarkStep step, final String classpath, final TaskListener listener) {
-            this.scenario = step.scenario;
-            this.quick = step.quick;
-            this.policies = step.policies;
-            this.loads = step.loads;
-            this.repetitions = step.repetitions;
-            this.victim = step.victim;
-            this.background = step.background;
-            this.classpath = classpath;
-            this.listener = listener;
-        }
-
-        @Override
-        public String call() {
-            BenchOptions.Builder b = BenchOptions.builder(new ScenarioCatalog(Benchmark::validatePolicy).load(scenario))
-                    .quick(quick)
-                    .policies(policies == null ? null : list(policies))
-                    .loads(loads == null ? null : parseLoads(loads))
-                    .victimCommand(victim)
-                    .backgroundCommand(background);
-            if (repetitions != null) {
-                b.repetitions(repetitions);
-            }
-            if (classpath != null) {
-                b.workloadClasspath(classpath);
-            }
-            return Benchmark.run(b.build(), new BenchListener() {
-                @Override
-                public void started(final String summary, final int runsPlanned) {
-                    listener.getLogger().println("[schedpolicy] benchmark: " + summary + " (" + runsPlanned + " runs)");
-                }
-
-                @Override
-                public void progress(final Progress progress) {
-                    listener.getLogger().println("[schedpolicy] " + progress.line());
-                }
-
-                @Override
-                public void warning(final String message) {
-                    listener.getLogger().println("[schedpolicy] warning: " + message);
-                }
-            }).json();
-        }
+        return new BenchmarkExecution(context, this);
     }
 
     @Extension
     public static class DescriptorImpl extends StepDescriptor {
+        /** "" (the common rule), quick or full: a blank choice must stay unset, not become false (full). */
+        public ListBoxModel doFillQuickItems() {
+            return PolicyFields.threeWay("quick unless policies, loads or repetitions are given", "quick preset", "full matrix");
+        }
+
+        @Override
+        public Step newInstance(@CheckForNull final StaplerRequest2 req, @NonNull final JSONObject formData) throws FormException {
+            return super.newInstance(req, PolicyFields.unsetBlankChoices(formData));
+        }
+
         @Override
         public String getFunctionName() {
             return "schedBenchmark";

@@ -19,6 +19,7 @@ final class LaunchSettings implements Serializable {
     private final String runId;
     private final AgentLimits limits;
     private final int timeoutSeconds;
+    private final String cgroupParent;
 
     /**
      * @param policy         merged compact policy
@@ -26,14 +27,16 @@ final class LaunchSettings implements Serializable {
      * @param runId          {@code Run.getExternalizableId()} of the build to record launches in; null for node defaults
      * @param limits         the administrator's limits, checked again by the engine before parking
      * @param timeoutSeconds how long a parked launch may wait for its PID and for its release call
+     * @param cgroupParent   where the launch's cgroups go on the agent; null: the agent's own cpu cgroup
      */
     LaunchSettings(final String policy, final String blockKey, @CheckForNull final String runId, final AgentLimits limits,
-            final int timeoutSeconds) {
+            final int timeoutSeconds, @CheckForNull final String cgroupParent) {
         this.policy = policy;
         this.blockKey = blockKey;
         this.runId = runId;
         this.limits = limits;
         this.timeoutSeconds = timeoutSeconds;
+        this.cgroupParent = cgroupParent;
     }
 
     String policy() {
@@ -55,5 +58,10 @@ final class LaunchSettings implements Serializable {
 
     int timeoutSeconds() {
         return timeoutSeconds;
+    }
+
+    @CheckForNull
+    String cgroupParent() {
+        return cgroupParent;
     }
 }

@@ -22,7 +22,6 @@ public class NodeDefaultLauncherDecorator extends LauncherDecorator {
         if (policy == null || !launcher.isUnix()) {
             return launcher;
         }
-        return new PolicedLauncher(launcher, new LaunchSettings(policy, BLOCK_KEY + ":" + node.getNodeName(), null,
-                NodeDefaults.limits(), NodeDefaults.timeoutSeconds()));
+        return new PolicedLauncher(launcher, NodeDefaults.settings(policy, BLOCK_KEY + ":" + node.getNodeName(), null, node));
     }
 }

@@ -28,4 +28,22 @@ final class NodeDefaults {
     static int timeoutSeconds() {
         return SchedPolicyConfiguration.get().getHandshakeTimeoutSeconds();
     }
+
+    /** The cgroup parent for launches on {@code node}: the node property's, else the global one; null for none. */
+    @CheckForNull
+    static String cgroupParentFor(@CheckForNull final Node node) {
+        if (node != null) {
+            SchedPolicyNodeProperty p = node.getNodeProperties().get(SchedPolicyNodeProperty.class);
+            if (p != null && PolicyFields.blankToNull(p.getCgroupParent()) != null) {
+                return p.getCgroupParent();
+            }
+        }
+        return PolicyFields.blankToNull(SchedPolicyConfiguration.get().getCgroupParent());
+    }
+
+    /** Everything a launch on {@code node} needs besides its policy and block. */
+    static LaunchSettings settings(final String policy, final String blockKey, @CheckForNull final String runId,
+            @CheckForNull final Node node) {
+        return new LaunchSettings(policy, blockKey, runId, limits(), timeoutSeconds(), cgroupParentFor(node));
+    }
 }

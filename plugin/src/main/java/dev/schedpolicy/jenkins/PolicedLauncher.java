@@ -1,31 +1,40 @@
 package dev.schedpolicy.jenkins;
 
+import dev.schedpolicy.engine.agent.ContainerLaunches;
+import dev.schedpolicy.engine.agent.LaunchMarks;
 import dev.schedpolicy.engine.agent.LaunchRecord;
 import dev.schedpolicy.engine.agent.PreparedLaunch;
+import edu.umd.cs.findbugs.annotations.CheckForNull;
+import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.AbortException;
+import hudson.FilePath;
 import hudson.Launcher;
 import hudson.Proc;
+import hudson.model.Run;
+import hudson.remoting.Channel;
 import hudson.remoting.VirtualChannel;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InterruptedIOException;
-import java.util.ArrayList;
-import java.util.Arrays;
+import java.io.OutputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import jenkins.tasks.filters.EnvVarsFilterableBuilder;
 
 /**
  * Runs every launch through the engine's park-and-release: asks the agent for a parked handshake,
  * prepends its shim to the command, lets the inner launcher start it, then asks the agent to apply,
- * verify and release. {@code kill} and everything else are forwarded by {@link Launcher.DecoratedLauncher}.
+ * verify and release. Every way {@link Launcher.DecoratedLauncher} would forward a launch straight to
+ * the inner launcher (the deprecated {@code launch(String[], ...)} overloads, {@code launchChannel}) is
+ * policed too, and the environment filter rules prepared on this launcher reach the inner one.
  *
  * <p>Several of these can wrap one launcher (agent default inside, blocks outside). The outermost
- * one carries the policy already merged with the inner layers (the agent merged them at block
- * start), so it marks the launch with {@value #MARKER} and inner ones let marked launches through.
+ * one carries the policy already merged with the inner layers, claims the launch by identity
+ * ({@link LaunchMarks}) and inner ones let a claimed launch through; nothing a build writes into the
+ * environment can switch policing off.
  */
 final class PolicedLauncher extends Launcher.DecoratedLauncher {
-    /** Environment variable naming the launch's handshake; also tells the build which launch it is. */
-    static final String MARKER = "SCHEDPOLICY_LAUNCH";
-
     private final LaunchSettings settings;
 
     PolicedLauncher(final Launcher inner, final LaunchSettings settings) {
@@ -33,37 +42,116 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
         this.settings = settings;
     }
 
+    /** {@code launcher} policed by {@code settings}; a policed launcher directly inside is replaced, its policy is merged in. */
+    static Launcher around(final Launcher launcher, final LaunchSettings settings) {
+        Launcher inner = launcher instanceof PolicedLauncher p ? p.getInner() : launcher;
+        return new PolicedLauncher(inner, settings);
+    }
+
     LaunchSettings settings() {
         return settings;
     }
 
     @Override
-    public Proc launch(final ProcStarter starter) throws IOException {
+    public Proc launch(@NonNull final ProcStarter starter) throws IOException {
         VirtualChannel channel = getChannel();
-        if (!isUnix() || channel == null || isMarked(starter.envs()) || starter.cmds() == null || starter.cmds().isEmpty()) {
+        List<String> cmds = starter.cmds();
+        if (!isUnix() || channel == null || cmds == null || cmds.isEmpty() || !LaunchMarks.claim(starter)) {
             return super.launch(starter);
         }
-        PreparedLaunch prepared = call(channel, new AgentCalls.Prepare(settings));
-        starter.cmds(prepared.prefix(starter.cmds()));
-        starter.masks(prepared.prefixMasks(starter.masks()));
-        starter.envs(withMarker(starter.envs(), prepared.id()));
-        Proc proc;
         try {
-            proc = super.launch(starter);
-        } catch (IOException | RuntimeException e) {
+            PreparedLaunch prepared = prepare(channel, cmds);
+            starter.cmds(prepared.prefix(cmds));
+            starter.masks(prepared.prefixMasks(starter.masks()));
+            starter.envs(LaunchMarks.withMarker(starter.envs(), prepared.id()));
+            Proc proc;
+            try {
+                proc = super.launch(starter);
+            } catch (IOException | RuntimeException e) {
+                abortQuietly(channel, prepared.id(), "Jenkins could not start the command: " + e.getMessage());
+                throw e;
+            }
+            try {
+                release(channel, prepared);
+            } catch (IOException | RuntimeException e) {
+                killQuietly(proc);
+                throw e;
+            }
+            return proc;
+        } finally {
+            LaunchMarks.release(starter);
+        }
+    }
+
+    /** Core's base implementation, which {@link Launcher.DecoratedLauncher} bypasses: through {@link #launch(ProcStarter)}. */
+    @Override
+    public Proc launch(final String[] cmd, final boolean[] mask, final String[] env, final InputStream in, final OutputStream out,
+            final FilePath workDir) throws IOException {
+        return launch(launch().cmds(cmd).masks(mask).envs(env).stdin(in).stdout(out).pwd(workDir));
+    }
+
+    @Override
+    public Proc launch(final String[] cmd, final String[] env, final InputStream in, final OutputStream out, final FilePath workDir)
+            throws IOException {
+        return launch(launch().cmds(cmd).envs(env).stdin(in).stdout(out).pwd(workDir));
+    }
+
+    /** A channel launch speaks remoting over the command's stdin/stdout, which the shim leaves alone. */
+    @Override
+    public Channel launchChannel(final String[] cmd, final OutputStream out, final FilePath workDir, final Map<String, String> envVars)
+            throws IOException, InterruptedException {
+        VirtualChannel channel = getChannel();
+        if (!isUnix() || channel == null || cmd == null || cmd.length == 0) {
+            return super.launchChannel(cmd, out, workDir, envVars);
+        }
+        PreparedLaunch prepared = prepare(channel, List.of(cmd));
+        Channel launched;
+        try {
+            launched = super.launchChannel(prepared.prefix(List.of(cmd)).toArray(new String[0]), out, workDir,
+                    LaunchMarks.withMarker(envVars, prepared.id()));
+        } catch (IOException | InterruptedException | RuntimeException e) {
             abortQuietly(channel, prepared.id(), "Jenkins could not start the command: " + e.getMessage());
             throw e;
         }
+        try {
+            release(channel, prepared);
+        } catch (IOException | RuntimeException e) {
+            launched.close();
+            throw e;
+        }
+        return launched;
+    }
+
+    /** The filter rules core prepares on the launcher it holds (this one) must reach the launcher that starts the process. */
+    @Override
+    public void prepareFilterRules(@CheckForNull final Run<?, ?> run, @NonNull final EnvVarsFilterableBuilder builder) {
+        super.prepareFilterRules(run, builder);
+        getInner().prepareFilterRules(run, builder);
+    }
+
+    private PreparedLaunch prepare(final VirtualChannel channel, final List<String> cmds) throws IOException {
+        Optional<String> refusal = ContainerLaunches.refusal(cmds);
+        if (refusal.isPresent()) {
+            throw new AbortException("[schedpolicy] cannot police this launch: " + refusal.get());
+        }
+        try {
+            return channel.call(new AgentCalls.Prepare(settings));
+        } catch (InterruptedException e) {
+            throw (IOException) new InterruptedIOException("interrupted while preparing the launch").initCause(e);
+        } catch (RuntimeException e) {
+            throw new AbortException("[schedpolicy] cannot prepare the launch: " + e.getMessage());
+        }
+    }
+
+    private void release(final VirtualChannel channel, final PreparedLaunch prepared) throws IOException {
         LaunchRecord record;
         try {
             record = channel.call(new AgentCalls.Release(prepared.id(), settings.timeoutSeconds()));
         } catch (InterruptedException e) {
             abortQuietly(channel, prepared.id(), "the build was interrupted");
-            killQuietly(proc);
             throw (IOException) new InterruptedIOException("interrupted while applying " + settings.policy()).initCause(e);
         } catch (RuntimeException e) {
             // the engine refused under on-unsupported=fail: the shim exits 125 without running the command
-            killQuietly(proc);
             throw new AbortException("[schedpolicy] " + settings.policy() + " could not be applied: " + e.getMessage());
         }
         getListener().getLogger().println("[schedpolicy] " + settings.policy() + ": " + record.describe());
@@ -71,33 +159,6 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
             getListener().getLogger().println("[schedpolicy] warning: " + w);
         }
         SchedPolicyAction.recordLaunch(settings.runId(), settings.blockKey(), record);
-        return proc;
-    }
-
-    @Override
-    public void kill(final Map<String, String> modelEnvVars) throws IOException, InterruptedException {
-        super.kill(modelEnvVars);
-    }
-
-    static boolean isMarked(final String[] envs) {
-        return Arrays.stream(envs).anyMatch(e -> e.startsWith(MARKER + "="));
-    }
-
-    private static String[] withMarker(final String[] envs, final String id) {
-        List<String> all = new ArrayList<>(Arrays.asList(envs));
-        all.add(MARKER + "=" + id);
-        return all.toArray(new String[0]);
-    }
-
-    private static <V> V call(final VirtualChannel channel, final jenkins.security.MasterToSlaveCallable<V, RuntimeException> c)
-            throws IOException {
-        try {
-            return channel.call(c);
-        } catch (InterruptedException e) {
-            throw (IOException) new InterruptedIOException("interrupted while preparing the launch").initCause(e);
-        } catch (RuntimeException e) {
-            throw new AbortException("[schedpolicy] cannot prepare the launch: " + e.getMessage());
-        }
     }
 
     private static void abortQuietly(final VirtualChannel channel, final String id, final String reason) {

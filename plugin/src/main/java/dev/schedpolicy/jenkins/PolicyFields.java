@@ -1,19 +1,35 @@
 package dev.schedpolicy.jenkins;
 
+import dev.schedpolicy.engine.agent.CgroupParents;
 import dev.schedpolicy.engine.agent.PolicyForms;
 import dev.schedpolicy.engine.policy.InvalidPolicyException;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
+import edu.umd.cs.findbugs.annotations.NonNull;
+import hudson.Extension;
+import hudson.model.Describable;
+import hudson.model.Descriptor;
+import hudson.util.FormValidation;
+import hudson.util.ListBoxModel;
 import java.io.Serial;
 import java.io.Serializable;
+import java.nio.file.Files;
+import java.util.List;
+import net.sf.json.JSONObject;
 
 /**
- * The options a step or wrapper copies from its author, unvalidated here: every check and the merge
- * into one policy are the engine's ({@link PolicyForms}). Used by {@link WithSchedPolicyStep} and
- * {@link SchedPolicyWrapper}, which expose them as their own @DataBoundSetter properties.
+ * The policy options of {@link WithSchedPolicyStep} and {@link SchedPolicyWrapper}, in one place:
+ * their values (unvalidated here: every check and the merge into one policy are the engine's,
+ * {@link PolicyForms}), the one form both include ({@code PolicyFields/config.jelly}), the one set of
+ * help files their descriptors redirect to, and the form's choices. The step and the wrapper keep
+ * the @DataBoundSetters themselves, because Pipeline's named arguments bind to the step's own
+ * properties ({@code withSchedPolicy(nice: 19)}).
  */
-final class PolicyFields implements Serializable {
+public final class PolicyFields implements Describable<PolicyFields>, Serializable {
     @Serial
     private static final long serialVersionUID = 1L;
+
+    /** The form fields, each with its help file here. */
+    static final List<String> NAMES = List.of("policy", "nice", "io", "cpuQuota", "cpuWeight", "cpuIdle", "cpus", "onUnsupported");
 
     String policy;
     Integer nice;
@@ -40,5 +56,79 @@ final class PolicyFields implements Serializable {
 
     static @CheckForNull String blankToNull(@CheckForNull final String s) {
         return s == null || s.isBlank() ? null : s.trim();
+    }
+
+    /**
+     * The submitted form with the three-way choices left unset where the author chose "inherit": a
+     * blank value would bind to {@code false} (commons-beanutils' Boolean default) and override an
+     * enclosing block's {@code cpu-idle}.
+     */
+    static JSONObject unsetBlankChoices(final JSONObject formData) {
+        JSONObject copy = JSONObject.fromObject(formData);
+        for (String choice : List.of("cpuIdle", "quick")) {
+            if ("".equals(copy.optString(choice, null))) {
+                copy.remove(choice);
+            }
+        }
+        return copy;
+    }
+
+    static ListBoxModel onUnsupportedItems() {
+        ListBoxModel m = new ListBoxModel();
+        m.add("fail the build (default)", "");
+        m.add("warn and run anyway", "warn");
+        return m;
+    }
+
+    static ListBoxModel cpuIdleItems() {
+        return threeWay("as the enclosing block or node default says", "idle cgroup", "no idle cgroup");
+    }
+
+    /** A Boolean form choice that can stay unset: "" (see {@link #unsetBlankChoices}), "true", "false". */
+    static ListBoxModel threeWay(final String unset, final String yes, final String no) {
+        ListBoxModel m = new ListBoxModel();
+        m.add(unset, "");
+        m.add(yes, "true");
+        m.add(no, "false");
+        return m;
+    }
+
+    /** The engine's verdict on a compact policy, as a form message. */
+    static FormValidation checkPolicy(final String value, final boolean blankAllowed) {
+        if (value == null || value.isBlank()) {
+            return blankAllowed ? FormValidation.ok() : FormValidation.error("Enter a policy, e.g. idle, batch+nice19 or nice10+io-idle+quota50");
+        }
+        try {
+            return FormValidation.ok("Means: " + PolicyForms.canonical(value));
+        } catch (InvalidPolicyException e) {
+            return FormValidation.error(e.getMessage());
+        }
+    }
+
+    /**
+     * The form check of a cgroup parent: the engine's rule for its form, then whether it exists here. It
+     * lives on the agents, so a directory missing on the controller is a warning; each block start checks
+     * it on its agent.
+     */
+    static FormValidation checkCgroupParent(final String value) {
+        try {
+            return CgroupParents.parse(value)
+                    .map(p -> Files.isDirectory(p) ? FormValidation.ok()
+                            : FormValidation.warning(p + " does not exist on the controller; it must exist on every agent"
+                                    + " that uses it (schedpolicy setup creates it), or blocks with cgroup controls fail there"))
+                    .orElse(FormValidation.ok());
+        } catch (IllegalArgumentException e) {
+            return FormValidation.error(e.getMessage());
+        }
+    }
+
+    /** Owns the shared help files; the step's and the wrapper's descriptors redirect their fields' help here. */
+    @Extension
+    public static final class DescriptorImpl extends Descriptor<PolicyFields> {
+        @NonNull
+        @Override
+        public String getDisplayName() {
+            return "Sched Policy options";
+        }
     }
 }

@@ -1,16 +1,21 @@
 package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.AgentLimits;
+import dev.schedpolicy.engine.agent.CgroupParents;
 import dev.schedpolicy.engine.agent.PolicyForms;
+import dev.schedpolicy.engine.agent.SchedPolicyAgent;
 import dev.schedpolicy.engine.policy.InvalidPolicyException;
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.Extension;
 import hudson.ExtensionList;
 import hudson.util.FormValidation;
 import jenkins.model.GlobalConfiguration;
+import jenkins.model.Jenkins;
+import net.sf.json.JSONObject;
 import org.jenkinsci.Symbol;
 import org.kohsuke.stapler.DataBoundSetter;
 import org.kohsuke.stapler.QueryParameter;
+import org.kohsuke.stapler.StaplerRequest2;
 import org.kohsuke.stapler.verb.POST;
 
 /**
@@ -29,6 +34,8 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
     private boolean allowCgroups = true;
     private int maxQuotaPercent;
     private int handshakeTimeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
+    private boolean allowAboveDefault;
+    private String cgroupParent;
 
     public SchedPolicyConfiguration() {
         load();
@@ -90,26 +97,76 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
         save();
     }
 
+    public boolean isAllowAboveDefault() {
+        return allowAboveDefault;
+    }
+
+    /** Whether blocks may run above the node's or global default policy; otherwise the default is a floor. */
+    @DataBoundSetter
+    public void setAllowAboveDefault(final boolean value) {
+        this.allowAboveDefault = value;
+        save();
+    }
+
+    public String getCgroupParent() {
+        return cgroupParent;
+    }
+
+    /** A machine-wide parent for the cgroups of policed launches on every node without its own; blank for none. */
+    @DataBoundSetter
+    public void setCgroupParent(final String value) {
+        this.cgroupParent = CgroupParents.parse(value).map(Object::toString).orElse(null);
+        save();
+    }
+
     public int getHandshakeTimeoutSeconds() {
-        return handshakeTimeoutSeconds > 0 ? handshakeTimeoutSeconds : DEFAULT_TIMEOUT_SECONDS;
+        int s = handshakeTimeoutSeconds > 0 ? handshakeTimeoutSeconds : DEFAULT_TIMEOUT_SECONDS;
+        return Math.min(s, SchedPolicyAgent.MAX_HANDSHAKE_TIMEOUT_SECONDS);
     }
 
     @DataBoundSetter
     public void setHandshakeTimeoutSeconds(final int value) {
-        if (value < 1 || value > 600) {
-            throw new IllegalArgumentException("handshake timeout must be 1..600 seconds, not " + value);
-        }
+        SchedPolicyAgent.handshakeTimeout(value);
         this.handshakeTimeoutSeconds = value;
         save();
     }
 
-    /** The limits as the engine takes them; the engine validates the combination (e.g. negative nice needs allowRaise). */
+    /**
+     * The limits as the engine takes them. Never throws: settings saved inconsistent (JCasC sets the
+     * fields one by one) resolve towards less priority in the engine, so no launch breaks on them.
+     */
     public AgentLimits toLimits() {
+        return AgentLimits.lenient(allowRaise, minNice, allowCgroups, maxQuotaPercent, allowAboveDefault);
+    }
+
+    /** The form is checked as a whole before anything is stored: a combination the engine refuses is a form error. */
+    @Override
+    public boolean configure(final StaplerRequest2 req, final JSONObject json) throws FormException {
         try {
-            return new AgentLimits(allowRaise, minNice, allowCgroups, maxQuotaPercent);
+            new AgentLimits(json.optBoolean("allowRaise"), json.optInt("minNice"), json.optBoolean("allowCgroups", true),
+                    json.optInt("maxQuotaPercent"), json.optBoolean("allowAboveDefault"));
         } catch (InvalidPolicyException e) {
-            throw new IllegalStateException("Sched Policy global limits are inconsistent: " + e.getMessage(), e);
+            throw new FormException(e.getMessage(), "minNice");
         }
+        try {
+            SchedPolicyAgent.handshakeTimeout(json.optInt("handshakeTimeoutSeconds", DEFAULT_TIMEOUT_SECONDS));
+        } catch (IllegalArgumentException e) {
+            throw new FormException(e.getMessage(), "handshakeTimeoutSeconds");
+        }
+        try {
+            CgroupParents.parse(json.optString("cgroupParent", ""));
+        } catch (IllegalArgumentException e) {
+            throw new FormException(e.getMessage(), "cgroupParent");
+        }
+        String policy = json.optString("defaultPolicy", "");
+        if (!policy.isBlank()) {
+            try {
+                PolicyForms.canonical(policy);
+            } catch (InvalidPolicyException e) {
+                throw new FormException(e.getMessage(), "defaultPolicy");
+            }
+        }
+        return super.configure(req, json);
     }
 
     static String canonical(final String compact) {
@@ -122,11 +179,19 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
 
     @POST
     public FormValidation doCheckDefaultPolicy(@QueryParameter final String value) {
-        return SchedPolicyNodeProperty.checkPolicy(value, true);
+        Jenkins.get().checkPermission(Jenkins.ADMINISTER);
+        return PolicyFields.checkPolicy(value, true);
+    }
+
+    @POST
+    public FormValidation doCheckCgroupParent(@QueryParameter final String value) {
+        Jenkins.get().checkPermission(Jenkins.ADMINISTER);
+        return PolicyFields.checkCgroupParent(value);
     }
 
     @POST
     public FormValidation doCheckMinNice(@QueryParameter final int value, @QueryParameter final boolean allowRaise) {
+        Jenkins.get().checkPermission(Jenkins.ADMINISTER);
         try {
             new AgentLimits(allowRaise, value, true, 0);
             return FormValidation.ok();

@@ -25,6 +25,6 @@ final class SchedPolicyDecorator extends LauncherDecorator implements Serializab
     @NonNull
     @Override
     public Launcher decorate(@NonNull final Launcher launcher, @NonNull final Node node) {
-        return new PolicedLauncher(launcher, settings);
+        return PolicedLauncher.around(launcher, settings);
     }
 }

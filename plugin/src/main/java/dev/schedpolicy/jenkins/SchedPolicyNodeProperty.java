@@ -1,17 +1,22 @@
 package dev.schedpolicy.jenkins;
 
-import dev.schedpolicy.engine.agent.PolicyForms;
-import dev.schedpolicy.engine.policy.InvalidPolicyException;
+import dev.schedpolicy.engine.agent.CgroupParents;
+import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.Extension;
+import hudson.model.Computer;
 import hudson.model.Node;
 import hudson.slaves.NodeProperty;
 import hudson.slaves.NodePropertyDescriptor;
 import hudson.util.FormValidation;
 import jenkins.model.Jenkins;
 import org.jenkinsci.Symbol;
+import net.sf.json.JSONObject;
+import org.kohsuke.stapler.AncestorInPath;
 import org.kohsuke.stapler.DataBoundConstructor;
+import org.kohsuke.stapler.DataBoundSetter;
 import org.kohsuke.stapler.QueryParameter;
+import org.kohsuke.stapler.StaplerRequest2;
 import org.kohsuke.stapler.verb.POST;
 
 /**
@@ -27,24 +32,29 @@ public class SchedPolicyNodeProperty extends NodeProperty<Node> {
         this.policy = SchedPolicyConfiguration.canonical(policy);
     }
 
+    private String cgroupParent;
+
     public String getPolicy() {
         return policy;
     }
 
-    static FormValidation checkPolicy(final String value, final boolean blankAllowed) {
-        if (value == null || value.isBlank()) {
-            return blankAllowed ? FormValidation.ok() : FormValidation.error("Enter a policy, e.g. idle, batch+nice19 or nice10+io-idle+quota50");
-        }
-        try {
-            return FormValidation.ok("Means: " + PolicyForms.canonical(value));
-        } catch (InvalidPolicyException e) {
-            return FormValidation.error(e.getMessage());
-        }
+    public String getCgroupParent() {
+        return cgroupParent;
+    }
+
+    /** The cgroup parent for launches on this node, overriding the global one; blank for the global one. */
+    @DataBoundSetter
+    public void setCgroupParent(final String value) {
+        this.cgroupParent = CgroupParents.parse(value).map(Object::toString).orElse(null);
     }
 
     @Extension
     @Symbol("schedPolicy")
     public static class DescriptorImpl extends NodePropertyDescriptor {
+        public DescriptorImpl() {
+            addHelpFileRedirect("cgroupParent", SchedPolicyConfiguration.class, "cgroupParent");
+        }
+
         @NonNull
         @Override
         public String getDisplayName() {
@@ -57,10 +67,43 @@ public class SchedPolicyNodeProperty extends NodeProperty<Node> {
             return false;
         }
 
+        /** Node configuration needs Computer.CONFIGURE (Computer.CREATE on the new-node page), not ADMINISTER. */
         @POST
-        public FormValidation doCheckPolicy(@QueryParameter final String value) {
-            Jenkins.get().checkPermission(Jenkins.ADMINISTER);
-            return checkPolicy(value, false);
+        public FormValidation doCheckPolicy(@AncestorInPath @CheckForNull final Computer computer, @QueryParameter final String value) {
+            checkConfigure(computer);
+            return PolicyFields.checkPolicy(value, false);
+        }
+
+        @POST
+        public FormValidation doCheckCgroupParent(@AncestorInPath @CheckForNull final Computer computer,
+                @QueryParameter final String value) {
+            checkConfigure(computer);
+            return PolicyFields.checkCgroupParent(value);
+        }
+
+        private static void checkConfigure(@CheckForNull final Computer computer) {
+            if (computer != null) {
+                computer.checkPermission(Computer.CONFIGURE);
+            } else {
+                Jenkins.get().checkPermission(Computer.CREATE);
+            }
+        }
+
+        /** A blank or invalid policy is a form error on the field, not a stack trace from the constructor. */
+        @Override
+        public NodeProperty<?> newInstance(@CheckForNull final StaplerRequest2 req, @NonNull final JSONObject formData)
+                throws FormException {
+            String policy = formData.optString("policy", "");
+            FormValidation check = PolicyFields.checkPolicy(policy, false);
+            if (check.kind == FormValidation.Kind.ERROR) {
+                throw new FormException(check.getMessage(), "policy");
+            }
+            try {
+                CgroupParents.parse(formData.optString("cgroupParent", ""));
+            } catch (IllegalArgumentException e) {
+                throw new FormException(e.getMessage(), "cgroupParent");
+            }
+            return super.newInstance(req, formData);
         }
     }
 }

@@ -1,8 +1,5 @@
 package dev.schedpolicy.jenkins;
 
-import dev.schedpolicy.engine.agent.BlockRecord;
-import dev.schedpolicy.engine.agent.BlockStart;
-import dev.schedpolicy.engine.agent.UsageRecord;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.AbortException;
@@ -11,18 +8,18 @@ import hudson.Launcher;
 import hudson.model.AbstractBuild;
 import hudson.model.AbstractProject;
 import hudson.model.BuildListener;
-import hudson.model.Node;
 import hudson.remoting.VirtualChannel;
 import hudson.tasks.BuildWrapper;
 import hudson.tasks.BuildWrapperDescriptor;
 import hudson.util.FormValidation;
 import hudson.util.ListBoxModel;
 import java.io.IOException;
-import java.util.UUID;
+import net.sf.json.JSONObject;
 import org.jenkinsci.Symbol;
 import org.kohsuke.stapler.DataBoundConstructor;
 import org.kohsuke.stapler.DataBoundSetter;
 import org.kohsuke.stapler.QueryParameter;
+import org.kohsuke.stapler.StaplerRequest2;
 import org.kohsuke.stapler.verb.POST;
 
 /**
@@ -118,56 +115,34 @@ public class SchedPolicyWrapper extends BuildWrapper {
     @Override
     public Launcher decorateLauncher(final AbstractBuild build, final Launcher launcher, final BuildListener listener)
             throws IOException, InterruptedException {
-        Node node = build.getBuiltOn();
         VirtualChannel channel = launcher.getChannel();
-        if (node == null || channel == null) {
+        if (channel == null) {
             throw new AbortException("[schedpolicy] the build's node is offline");
         }
-        String requested = fields.toCompact();
-        String blockKey = UUID.randomUUID().toString();
-        BlockStart start = channel.call(new AgentCalls.StartBlock(blockKey, NodeDefaults.policyFor(node), null, requested,
-                NodeDefaults.limits()));
-        if (start.failure().isPresent()) {
-            throw new AbortException("[schedpolicy] " + start.failure().get());
-        }
-        for (String w : start.warnings()) {
-            listener.getLogger().println("[schedpolicy] warning: " + w);
-        }
-        listener.getLogger().println("[schedpolicy] this build's processes run under " + start.effective());
-        String nodeName = node.getNodeName().isEmpty() ? "built-in" : node.getNodeName();
-        SchedPolicyAction.of(build).addBlock(BlockRecord.started(KIND, nodeName, start));
-        return new PolicedLauncher(launcher, new LaunchSettings(start.effective(), blockKey, build.getExternalizableId(),
-                NodeDefaults.limits(), NodeDefaults.timeoutSeconds()));
+        LaunchSettings settings = BlockStarter.start(KIND, build, build.getBuiltOn(), channel, null, fields.toCompact(), listener);
+        return PolicedLauncher.around(launcher, settings);
     }
 
+    /** The block stays open for the publishers; {@link BlockFinisher} ends it when the build has completed. */
     @Override
     public Environment setUp(final AbstractBuild build, final Launcher launcher, final BuildListener listener) {
         return new Environment() {
-            @Override
-            public boolean tearDown(final AbstractBuild build, final BuildListener listener)
-                    throws IOException, InterruptedException {
-                SchedPolicyAction action = build.getAction(SchedPolicyAction.class);
-                VirtualChannel channel = launcher.getChannel();
-                if (action == null || channel == null) {
-                    return true;
-                }
-                for (BlockRecord b : action.getBlocks()) {
-                    if (KIND.equals(b.kind()) && !b.isFinished()) {
-                        UsageRecord usage = channel.call(new AgentCalls.FinishBlock(b.blockKey()));
-                        action.finishBlock(b.blockKey(), usage);
-                        if (usage.groups() > 0) {
-                            listener.getLogger().println("[schedpolicy] build cgroup usage: " + usage.describe());
-                        }
-                    }
-                }
-                return true;
-            }
         };
     }
 
     @Extension
     @Symbol("schedPolicy")
     public static class DescriptorImpl extends BuildWrapperDescriptor {
+        public DescriptorImpl() {
+            PolicyFields.NAMES.forEach(f -> addHelpFileRedirect(f, PolicyFields.class, f));
+        }
+
+        @Override
+        public BuildWrapper newInstance(@CheckForNull final StaplerRequest2 req, @NonNull final JSONObject formData)
+                throws FormException {
+            return super.newInstance(req, PolicyFields.unsetBlankChoices(formData));
+        }
+
         @Override
         public boolean isApplicable(final AbstractProject<?, ?> item) {
             return true;
@@ -181,14 +156,15 @@ public class SchedPolicyWrapper extends BuildWrapper {
 
         @POST
         public FormValidation doCheckPolicy(@QueryParameter final String value) {
-            return SchedPolicyNodeProperty.checkPolicy(value, true);
+            return PolicyFields.checkPolicy(value, true);
         }
 
         public ListBoxModel doFillOnUnsupportedItems() {
-            ListBoxModel m = new ListBoxModel();
-            m.add("fail the build (default)", "");
-            m.add("warn and run anyway", "warn");
-            return m;
+            return PolicyFields.onUnsupportedItems();
+        }
+
+        public ListBoxModel doFillCpuIdleItems() {
+            return PolicyFields.cpuIdleItems();
         }
     }
 }

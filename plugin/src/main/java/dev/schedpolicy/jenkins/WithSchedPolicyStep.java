@@ -1,7 +1,5 @@
 package dev.schedpolicy.jenkins;
 
-import dev.schedpolicy.engine.agent.BlockRecord;
-import dev.schedpolicy.engine.agent.BlockStart;
 import dev.schedpolicy.engine.agent.UsageRecord;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
@@ -13,10 +11,12 @@ import hudson.model.Node;
 import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.remoting.VirtualChannel;
+import hudson.util.FormValidation;
+import hudson.util.ListBoxModel;
 import java.io.Serial;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
+import net.sf.json.JSONObject;
 import org.jenkinsci.plugins.workflow.steps.BodyInvoker;
 import org.jenkinsci.plugins.workflow.steps.GeneralNonBlockingStepExecution;
 import org.jenkinsci.plugins.workflow.steps.Step;
@@ -25,14 +25,19 @@ import org.jenkinsci.plugins.workflow.steps.StepDescriptor;
 import org.jenkinsci.plugins.workflow.steps.StepExecution;
 import org.kohsuke.stapler.DataBoundConstructor;
 import org.kohsuke.stapler.DataBoundSetter;
+import org.kohsuke.stapler.QueryParameter;
+import org.kohsuke.stapler.StaplerRequest2;
+import org.kohsuke.stapler.verb.POST;
 
 /**
  * {@code withSchedPolicy('idle') { sh 'make' }}: every process the body launches on this node runs
  * under the policy, applied by the engine on the agent and verified from /proc. A single-parameter
  * {@link DataBoundConstructor} makes the positional form work; the other options are setters.
- * Nested blocks merge, the inner one winning per field.
+ * Nested blocks merge, the inner one winning per field; the node's default policy stays a floor.
  */
 public class WithSchedPolicyStep extends Step {
+    static final String KIND = "withSchedPolicy";
+
     private final PolicyFields fields = new PolicyFields();
 
     @DataBoundConstructor
@@ -152,30 +157,13 @@ public class WithSchedPolicyStep extends Step {
 
         private void startBlock() throws Exception {
             StepContext context = getContext();
-            Run<?, ?> run = context.get(Run.class);
-            TaskListener listener = context.get(TaskListener.class);
-            Node node = context.get(Node.class);
-            VirtualChannel channel = channel(context);
             SchedPolicyBlock enclosing = context.get(SchedPolicyBlock.class);
-            blockKey = UUID.randomUUID().toString();
-
-            BlockStart start = channel.call(new AgentCalls.StartBlock(blockKey, NodeDefaults.policyFor(node),
-                    enclosing == null ? null : enclosing.effectivePolicy(), requested, NodeDefaults.limits()));
-            if (start.failure().isPresent()) {
-                throw new AbortException("[schedpolicy] withSchedPolicy: " + start.failure().get());
-            }
-            for (String w : start.warnings()) {
-                listener.getLogger().println("[schedpolicy] warning: " + w);
-            }
-            listener.getLogger().println("[schedpolicy] launches in this block run under " + start.effective()
-                    + (start.effective().equals(requested) ? "" : " (requested " + requested + ")"));
-            SchedPolicyAction.of(run).addBlock(BlockRecord.started("withSchedPolicy", nodeName(node), start));
-
-            LaunchSettings settings = new LaunchSettings(start.effective(), blockKey, run.getExternalizableId(),
-                    NodeDefaults.limits(), NodeDefaults.timeoutSeconds());
+            LaunchSettings settings = BlockStarter.start(KIND, context.get(Run.class), context.get(Node.class), channel(context),
+                    enclosing == null ? null : enclosing.effectivePolicy(), requested, context.get(TaskListener.class));
+            blockKey = settings.blockKey();
             context.newBodyInvoker()
                     .withContexts(BodyInvoker.mergeLauncherDecorators(context.get(LauncherDecorator.class),
-                            new SchedPolicyDecorator(settings)), new SchedPolicyBlock(start.effective()))
+                            new SchedPolicyDecorator(settings)), new SchedPolicyBlock(settings.policy()))
                     .withCallback(new Finish(blockKey))
                     .start();
         }
@@ -208,14 +196,27 @@ public class WithSchedPolicyStep extends Step {
             }
             return channel;
         }
-
-        private static String nodeName(final Node node) {
-            return node == null || node.getNodeName().isEmpty() ? "built-in" : node.getNodeName();
-        }
     }
 
     @Extension
     public static class DescriptorImpl extends StepDescriptor {
+        public DescriptorImpl() {
+            PolicyFields.NAMES.forEach(f -> addHelpFileRedirect(f, PolicyFields.class, f));
+        }
+
+        @Override
+        public Step newInstance(@CheckForNull final StaplerRequest2 req, @NonNull final JSONObject formData) throws FormException {
+            return super.newInstance(req, PolicyFields.unsetBlankChoices(formData));
+        }
+
+        @POST
+        public FormValidation doCheckPolicy(@QueryParameter final String value) {
+            return PolicyFields.checkPolicy(value, true);
+        }
+
+        public ListBoxModel doFillCpuIdleItems() {
+            return PolicyFields.cpuIdleItems();
+        }
         @Override
         public String getFunctionName() {
             return "withSchedPolicy";
@@ -240,6 +241,10 @@ public class WithSchedPolicyStep extends Step {
         @Override
         public Set<? extends Class<?>> getProvidedContext() {
             return Set.of(LauncherDecorator.class, SchedPolicyBlock.class);
+        }
+
+        public ListBoxModel doFillOnUnsupportedItems() {
+            return PolicyFields.onUnsupportedItems();
         }
 
         /** Shown in the Pipeline graph: the requested policy in compact form. */

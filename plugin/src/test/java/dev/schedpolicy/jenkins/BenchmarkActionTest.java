@@ -35,8 +35,12 @@ class BenchmarkActionTest {
     }
 
     private FreeStyleBuild buildWithReport(final FreeStyleProject p) throws Exception {
+        return buildWithReport(p, REPORT);
+    }
+
+    private FreeStyleBuild buildWithReport(final FreeStyleProject p, final String report) throws Exception {
         FreeStyleBuild b = j.buildAndAssertSuccess(p);
-        b.addAction(new BenchmarkBuildAction(b, new BenchmarkResult(REPORT, "under 'idle' the test job kept 92.4%")));
+        b.addAction(new BenchmarkBuildAction(b, new BenchmarkResult(report, "under 'idle' the test job kept 92.4%")));
         b.save();
         return b;
     }
@@ -78,5 +82,15 @@ class BenchmarkActionTest {
         assertThat(trend.isTrendVisible()).isTrue();
         assertThat(trend.getBuildTrendModel()).contains("\"name\":\"idle\"").contains("92");
         j.createWebClient().getPage(p); // renders floatingBox.jelly
+    }
+
+    /** LineSeries.add prepends: the series must come out oldest first, like the build labels. */
+    @Test
+    void shouldDrawTheTrendOldestBuildFirst() throws Exception {
+        FreeStyleProject p = j.createFreeStyleProject();
+        buildWithReport(p, REPORT.replace("92.4", "50.0"));
+        buildWithReport(p);
+        String model = p.getAction(BenchmarkJobAction.class).getBuildTrendModel();
+        assertThat(model).contains("\"domainAxisLabels\":[\"#1\",\"#2\"]").contains("[50,92]");
     }
 }

@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  */
 final class KernelView {
     static final String PRINT = "echo \"STAT:$(cat /proc/self/stat)\"";
-    private static final Pattern LINE = Pattern.compile("STAT:(\\d+ \\(.*\\) .*)");
+    /** The whole line: {@code sh -xe} also logs the trace line {@code + echo STAT:...}, which must not count. */
+    private static final Pattern LINE = Pattern.compile("^STAT:(\\d+ \\(.*\\) .*)$");
 
     final int policy;
     final int nice;
@@ -30,7 +31,7 @@ final class KernelView {
         List<KernelView> out = new ArrayList<>();
         for (String line : run.getLog(10_000)) {
             Matcher m = LINE.matcher(line);
-            if (m.find()) {
+            if (m.matches()) {
                 out.add(new KernelView(m.group(1)));
             }
         }

@@ -56,4 +56,46 @@ class SchedPolicyNodePropertyTest {
         DumbSlave after = j.configRoundtrip(agent);
         assertThat(after.getNodeProperties().get(SchedPolicyNodeProperty.class).getPolicy()).isEqualTo("idle+warn");
     }
+
+    @Test
+    void shouldPoliceDeprecatedLaunchOverloadsOfTheNodesLauncher() throws Exception {
+        DumbSlave agent = j.createOnlineSlave(Label.get("lowered"));
+        agent.getNodeProperties().add(new SchedPolicyNodeProperty("batch+nice15"));
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        hudson.Launcher launcher = agent.createLauncher(hudson.model.TaskListener.NULL);
+        @SuppressWarnings("deprecation")
+        int exit = launcher.launch(new String[] {"sh", "-c", KernelView.PRINT}, new String[0], null, out, null).join();
+        assertThat(exit).isZero();
+        String stat = out.toString(java.nio.charset.StandardCharsets.UTF_8).trim();
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+        assertThat(Integer.parseInt(f[19 - 3])).isEqualTo(15);
+    }
+
+    @Test
+    void shouldReportABlankPolicyAsAFormErrorNotAStackTrace() {
+        SchedPolicyNodeProperty.DescriptorImpl d = j.jenkins.getDescriptorByType(SchedPolicyNodeProperty.DescriptorImpl.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> d.newInstance((org.kohsuke.stapler.StaplerRequest2) null, net.sf.json.JSONObject.fromObject("{\"policy\":\" \"}")))
+                .isInstanceOf(hudson.model.Descriptor.FormException.class).hasMessageContaining("Enter a policy");
+    }
+
+    @Test
+    void shouldRefuseToSaveANegativeLowestNiceWithoutAllowRaise() {
+        net.sf.json.JSONObject form = net.sf.json.JSONObject.fromObject("{\"allowRaise\":false,\"minNice\":-5}");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SchedPolicyConfiguration.get().configure((org.kohsuke.stapler.StaplerRequest2) null, form))
+                .isInstanceOf(hudson.model.Descriptor.FormException.class).hasMessageContaining("needs allowRaise");
+        assertThat(SchedPolicyConfiguration.get().getMinNice()).isZero();
+    }
+
+    @Test
+    void shouldKeepTheCgroupParentThroughTheFormAndRefuseARelativeOne() throws Exception {
+        DumbSlave agent = j.createSlave();
+        SchedPolicyNodeProperty property = new SchedPolicyNodeProperty("cpu-idle");
+        property.setCgroupParent("/sys/fs/cgroup/cpu/schedpolicy/");
+        agent.getNodeProperties().add(property);
+        DumbSlave after = j.configRoundtrip(agent);
+        assertThat(after.getNodeProperties().get(SchedPolicyNodeProperty.class).getCgroupParent()).isEqualTo("/sys/fs/cgroup/cpu/schedpolicy");
+        assertThat(NodeDefaults.cgroupParentFor(after)).isEqualTo("/sys/fs/cgroup/cpu/schedpolicy");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> property.setCgroupParent("cpu/schedpolicy"))
+                .hasMessageContaining("must be an absolute directory");
+    }
 }

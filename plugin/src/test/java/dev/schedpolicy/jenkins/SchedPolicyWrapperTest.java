@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.schedpolicy.engine.agent.BlockRecord;
 import hudson.model.FreeStyleBuild;
 import hudson.model.FreeStyleProject;
 import hudson.tasks.Shell;
@@ -56,5 +57,59 @@ class SchedPolicyWrapperTest {
         SchedPolicyWrapper w = new SchedPolicyWrapper("idle");
         assertThatThrownBy(() -> w.setIo("loud")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> w.setCpuQuota(0)).hasMessageContaining("CPU quota");
+    }
+
+    /** A failed checkout never tears the wrappers' environment down; the block must still end. */
+    @Test
+    void shouldFinishTheBlockWhenTheCheckoutFails() throws Exception {
+        FreeStyleProject p = j.createFreeStyleProject();
+        p.getBuildWrappersList().add(new SchedPolicyWrapper("batch"));
+        p.setScm(new FailingCheckout());
+        FreeStyleBuild b = j.buildAndAssertStatus(hudson.model.Result.FAILURE, p);
+        assertThat(b.getAction(SchedPolicyAction.class).getBlocks()).singleElement()
+                .satisfies(block -> assertThat(block.isFinished()).isTrue());
+    }
+
+    @Test
+    void shouldRunPublishersInsideTheBlock() throws Exception {
+        FreeStyleProject p = j.createFreeStyleProject();
+        p.getBuildWrappersList().add(new SchedPolicyWrapper("batch+nice12"));
+        p.getPublishersList().add(new LaunchingPublisher());
+        FreeStyleBuild b = j.buildAndAssertSuccess(p);
+        assertThat(KernelView.all(b).get(0).nice).as("the publisher's launch").isEqualTo(12);
+        BlockRecord block = b.getAction(SchedPolicyAction.class).getBlocks().get(0);
+        assertThat(block.launches()).isNotEmpty();
+        assertThat(block.isFinished()).isTrue();
+    }
+
+    /** Launches through the build's launcher after the build steps, as publishers do. */
+    public static final class LaunchingPublisher extends hudson.tasks.Recorder {
+        @Override
+        public boolean perform(final hudson.model.AbstractBuild<?, ?> build, final hudson.Launcher launcher,
+                final hudson.model.BuildListener listener) throws InterruptedException, java.io.IOException {
+            return launcher.launch().cmds("sh", "-c", KernelView.PRINT).stdout(listener).join() == 0;
+        }
+
+        @Override
+        public hudson.tasks.BuildStepMonitor getRequiredMonitorService() {
+            return hudson.tasks.BuildStepMonitor.NONE;
+        }
+
+        @org.jvnet.hudson.test.TestExtension("shouldRunPublishersInsideTheBlock")
+        public static final class DescriptorImpl extends hudson.tasks.BuildStepDescriptor<hudson.tasks.Publisher> {
+            @Override
+            public boolean isApplicable(final Class<? extends hudson.model.AbstractProject> type) {
+                return true;
+            }
+        }
+    }
+
+    public static final class FailingCheckout extends hudson.scm.NullSCM {
+        @Override
+        public void checkout(final hudson.model.Run<?, ?> build, final hudson.Launcher launcher, final hudson.FilePath workspace,
+                final hudson.model.TaskListener listener, final java.io.File changelogFile,
+                final hudson.scm.SCMRevisionState baseline) throws java.io.IOException {
+            throw new hudson.AbortException("checkout failed (test)");
+        }
     }
 }

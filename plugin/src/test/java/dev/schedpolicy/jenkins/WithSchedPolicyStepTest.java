@@ -40,7 +40,7 @@ class WithSchedPolicyStepTest {
         assertThat(seen.get(0).policy).isEqualTo(KernelView.BATCH);
         assertThat(seen.get(0).nice).isEqualTo(19);
         assertThat(seen.get(1).nice).as("outside the block").isZero();
-        j.assertLogContains("[schedpolicy] launches in this block run under batch+nice19", b);
+        j.assertLogContains("[schedpolicy] launches run under batch+nice19", b);
         j.assertLogContains("verified: class batch, nice 19", b);
 
         BlockRecord block = b.getAction(SchedPolicyAction.class).getBlocks().get(0);
@@ -80,7 +80,7 @@ class WithSchedPolicyStepTest {
     void shouldRejectAnUnknownPolicySayingWhatIsAllowed() throws Exception {
         WorkflowRun b = run("node { withSchedPolicy('turbo') { sh 'true' } }", Result.FAILURE);
         j.assertLogContains("turbo", b);
-        j.assertLogNotContains("[schedpolicy] launches in this block", b);
+        j.assertLogNotContains("[schedpolicy] launches run under", b);
     }
 
     @Test
@@ -114,5 +114,44 @@ class WithSchedPolicyStepTest {
         WorkflowRun b = run("node { withSchedPolicy('batch') { sh 'true' } }", Result.SUCCESS);
         String page = j.createWebClient().getPage(b).asNormalizedText();
         assertThat(page).contains("Sched Policy").contains("withSchedPolicy batch on built-in").contains("verified");
+    }
+
+    @Test
+    void shouldPoliceALaunchWhoseEnvironmentCarriesTheMarker() throws Exception {
+        WorkflowRun b = run("node { withSchedPolicy('batch+nice19') { withEnv(['SCHEDPOLICY_LAUNCH=forged']) { sh '"
+                + KernelView.PRINT + "' } } }", Result.SUCCESS);
+        assertThat(KernelView.all(b).get(0).nice).isEqualTo(19);
+    }
+
+    @Test
+    void shouldKeepTheNodeDefaultAsAFloorUnderANormalBlock() throws Exception {
+        SchedPolicyConfiguration.get().setDefaultPolicy("idle");
+        WorkflowRun b = run("node { withSchedPolicy('normal') { sh '" + KernelView.PRINT + "' } }", Result.SUCCESS);
+        assertThat(KernelView.all(b).get(0).policy).isEqualTo(KernelView.IDLE);
+        j.assertLogContains("default class idle is a floor", b);
+    }
+
+    @Test
+    void shouldLetABlockAboveTheDefaultWhenTheAdministratorAllowsIt() throws Exception {
+        SchedPolicyConfiguration.get().setDefaultPolicy("batch+nice15");
+        SchedPolicyConfiguration.get().setAllowAboveDefault(true);
+        WorkflowRun b = run("node { withSchedPolicy(nice: 0) { sh '" + KernelView.PRINT + "' } }", Result.SUCCESS);
+        assertThat(KernelView.all(b).get(0).nice).isZero();
+    }
+
+    /** The form's "inherit" choice is blank; bound as is it would become false and override an enclosing cpu-idle. */
+    @Test
+    void shouldLeaveAnUnsetIdleChoiceUnset() {
+        net.sf.json.JSONObject form = net.sf.json.JSONObject.fromObject("{\"policy\":\"idle\",\"cpuIdle\":\"\"}");
+        assertThat(PolicyFields.unsetBlankChoices(form).has("cpuIdle")).isFalse();
+        assertThat(form.has("cpuIdle")).as("the submitted form itself is untouched").isTrue();
+        net.sf.json.JSONObject off = net.sf.json.JSONObject.fromObject("{\"cpuIdle\":\"false\"}");
+        assertThat(PolicyFields.unsetBlankChoices(off).getString("cpuIdle")).isEqualTo("false");
+    }
+
+    @Test
+    void shouldSendEveryFieldsHelpToTheSharedHelpFiles() {
+        WithSchedPolicyStep.DescriptorImpl d = j.jenkins.getDescriptorByType(WithSchedPolicyStep.DescriptorImpl.class);
+        assertThat(d.getHelpFile("cpuIdle")).contains("PolicyFields").endsWith("help-cpuIdle.html");
     }
 }

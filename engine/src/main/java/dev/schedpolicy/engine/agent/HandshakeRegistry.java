@@ -1,5 +1,8 @@
 package dev.schedpolicy.engine.agent;
 
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.launch.CgroupGroupProvider;
+import dev.schedpolicy.engine.launch.CpuGroupProvider;
 import dev.schedpolicy.engine.launch.Handshake;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.launch.ParkAndRelease;
@@ -13,6 +16,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -57,6 +61,8 @@ public final class HandshakeRegistry implements AutoCloseable {
      * @param procRoot     /proc, to find empty cgroups
      * @param reapInterval how often released launches outside blocks are checked for an empty cgroup
      */
+    private final Map<Path, CpuGroupProvider> groupsUnder = new ConcurrentHashMap<>();
+
     public HandshakeRegistry(final LaunchConfig config, final Path procRoot, final Duration reapInterval) {
         this.config = config;
         this.occupancy = new GroupOccupancy(procRoot);
@@ -81,7 +87,21 @@ public final class HandshakeRegistry implements AutoCloseable {
      */
     public PreparedLaunch prepare(final Policy policy, final AgentLimits limits, final String blockKey,
             final Duration pendingTimeout) {
-        Handshake h = ParkAndRelease.prepare(policy, config.withLimits(limits.toPolicyLimits()));
+        return prepare(policy, limits, blockKey, pendingTimeout, Optional.empty());
+    }
+
+    /**
+     * As {@link #prepare(Policy, AgentLimits, String, Duration)}, with the launch's cgroups created under
+     * {@code cgroupParent} (empty: this registry's default, the agent's own cpu cgroup).
+     */
+    public PreparedLaunch prepare(final Policy policy, final AgentLimits limits, final String blockKey,
+            final Duration pendingTimeout, final Optional<Path> cgroupParent) {
+        LaunchConfig launchConfig = config.withLimits(limits.toPolicyLimits());
+        if (cgroupParent.isPresent()) {
+            launchConfig = launchConfig.withGroups(groupsUnder.computeIfAbsent(cgroupParent.get(),
+                    parent -> new CgroupGroupProvider(CgroupSystem.detect(), Optional.of(parent))));
+        }
+        Handshake h = ParkAndRelease.prepare(policy, launchConfig);
         String id = h.id();
         ScheduledFuture<?> expiry = timer.schedule(
                 () -> abort(id, "not released within " + pendingTimeout.toMillis() + " ms of being prepared"),

@@ -2,7 +2,10 @@ package dev.schedpolicy.engine.agent;
 
 import dev.schedpolicy.engine.policy.InvalidPolicyException;
 import dev.schedpolicy.engine.policy.Policy;
+import dev.schedpolicy.engine.policy.PolicyFloor;
 import dev.schedpolicy.engine.policy.StructuredPolicy;
+
+import java.util.List;
 
 /**
  * Turns the separate fields of a Jenkins step, wrapper or form (any of them may be unset) into one
@@ -46,6 +49,23 @@ public final class PolicyForms {
             }
         }
         return result;
+    }
+
+    /**
+     * The policy a block's launches run under: the enclosing blocks and this block merged (inner wins),
+     * over the administrator's default, which stays a floor unless {@code limits} allow authors above it.
+     *
+     * @param agentDefault the node's or the global default policy, compact, may be blank
+     * @param enclosing    the merged policy of the enclosing block, compact, may be blank
+     * @param requested    this block's policy, compact, may be blank
+     */
+    public static PolicyFloor.Floored mergeOverDefault(final String agentDefault, final String enclosing, final String requested,
+            final AgentLimits limits) {
+        Policy merged = merge(agentDefault, enclosing, requested);
+        if (limits.allowAboveDefault()) {
+            return new PolicyFloor.Floored(merged, List.of());
+        }
+        return PolicyFloor.apply(parseOrDefault(agentDefault), merged);
     }
 
     /** Validates a compact policy and returns its canonical form; the message says what is allowed. */

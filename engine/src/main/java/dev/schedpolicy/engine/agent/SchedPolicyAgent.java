@@ -5,6 +5,7 @@ import dev.schedpolicy.engine.launch.PolicyApplyException;
 import dev.schedpolicy.engine.policy.InvalidPolicyException;
 import dev.schedpolicy.engine.policy.OnUnsupported;
 import dev.schedpolicy.engine.policy.Policy;
+import dev.schedpolicy.engine.policy.PolicyFloor;
 import dev.schedpolicy.engine.probe.Probe;
 import dev.schedpolicy.engine.probe.ProbeReport;
 
@@ -12,10 +13,13 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -24,6 +28,13 @@ import java.util.function.Supplier;
  * agent JVM, created on first use.
  */
 public final class SchedPolicyAgent {
+    /**
+     * The longest a launch may wait for its shim. Jenkins makes durable-task launches on the CPS VM
+     * thread, which runs every Pipeline of the controller: a wait there must stay short. A launch that
+     * works reaches the shim in milliseconds (docs/launch-overhead.md), so the bound only cuts failures short.
+     */
+    public static final int MAX_HANDSHAKE_TIMEOUT_SECONDS = 60;
+
     /** How long a prepared launch may wait for its release call before it is aborted. */
     public static final Duration DEFAULT_PENDING_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration REAP_INTERVAL = Duration.ofSeconds(15);
@@ -32,9 +43,11 @@ public final class SchedPolicyAgent {
     private static final long PROBE_CACHE_NANOS = TimeUnit.SECONDS.toNanos(60);
 
     private static HandshakeRegistry registry;
-    private static Supplier<ProbeReport> probe = () -> Probe.system(Optional.empty()).run();
-    private static ProbeReport cachedProbe;
-    private static long cachedAt;
+    private static Function<Optional<Path>, ProbeReport> probe = parent -> Probe.system(parent).run();
+    private static final Map<Optional<Path>, CachedProbe> PROBES = new HashMap<>();
+
+    private record CachedProbe(ProbeReport report, long at) {
+    }
 
     private SchedPolicyAgent() {
     }
@@ -55,25 +68,29 @@ public final class SchedPolicyAgent {
         registry = value;
     }
 
-    /** Replaces the probe (tests); the cached report is dropped. */
+    /** Replaces the probe (tests); the cached reports are dropped. */
     public static synchronized void useProbe(final Supplier<ProbeReport> value) {
-        probe = value;
-        cachedProbe = null;
-    }
-
-    /** The engine's probe of this machine, run at most once a minute per JVM (it starts scratch processes). */
-    static synchronized ProbeReport probeReport() {
-        long now = System.nanoTime();
-        if (cachedProbe == null || now - cachedAt > PROBE_CACHE_NANOS) {
-            cachedProbe = probe.get();
-            cachedAt = now;
-        }
-        return cachedProbe;
+        probe = parent -> value.get();
+        PROBES.clear();
     }
 
     /**
-     * Starts a block: merges the agent default, the enclosing blocks' policy and this block's request
-     * (inner wins per field), checks the administrator's limits, asks the engine's probe which parts
+     * The engine's probe of this machine for groups under {@code cgroupParent}, run at most once a minute
+     * per JVM and parent (it starts scratch processes).
+     */
+    static synchronized ProbeReport probeReport(final Optional<Path> cgroupParent) {
+        long now = System.nanoTime();
+        CachedProbe c = PROBES.get(cgroupParent);
+        if (c == null || now - c.at() > PROBE_CACHE_NANOS) {
+            c = new CachedProbe(probe.apply(cgroupParent), now);
+            PROBES.put(cgroupParent, c);
+        }
+        return c.report();
+    }
+
+    /**
+     * Starts a block: merges the enclosing blocks' policy and this block's request (inner wins per
+     * field) over the agent default, which is a floor unless the limits allow authors above it, checks the administrator's limits, asks the engine's probe which parts
      * of the policy this machine cannot apply (and adds its task-group scope warnings), then runs a
      * trivial command through park-and-release under the merged policy, so what fails here would fail
      * every launch.
@@ -85,24 +102,41 @@ public final class SchedPolicyAgent {
      */
     public static BlockStart startBlock(final String blockKey, final String agentDefault, final String enclosing,
             final String requested, final AgentLimits limits) {
-        Policy effective;
+        return startBlock(blockKey, agentDefault, enclosing, requested, limits, null);
+    }
+
+    /**
+     * As {@link #startBlock(String, String, String, String, AgentLimits)}, with the block's cgroups under
+     * the administrator's {@code cgroupParent} (see {@link CgroupParents}; blank: the agent's own cpu cgroup).
+     */
+    public static BlockStart startBlock(final String blockKey, final String agentDefault, final String enclosing,
+            final String requested, final AgentLimits limits, final String cgroupParent) {
+        Optional<Path> parent;
         try {
-            effective = PolicyForms.merge(agentDefault, enclosing, requested);
+            parent = CgroupParents.parse(cgroupParent);
+        } catch (IllegalArgumentException e) {
+            return new BlockStart(blockKey, requested, requested, List.of(), e.getMessage());
+        }
+        Policy effective;
+        List<String> findings = new ArrayList<>();
+        try {
+            PolicyFloor.Floored floored = PolicyForms.mergeOverDefault(agentDefault, enclosing, requested, limits);
+            effective = floored.policy();
+            findings.addAll(floored.kept());
             limits.toPolicyLimits().check(effective, Runtime.getRuntime().availableProcessors());
         } catch (InvalidPolicyException e) {
             return new BlockStart(blockKey, requested, requested, List.of(), "policy '" + requested + "' is not allowed here: " + e.getMessage());
         }
-        List<String> findings = new ArrayList<>();
         String trialFailure = null;
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
             trialFailure = "scheduling policies need Linux; this agent runs " + System.getProperty("os.name");
         } else if (!effective.isDefault()) {
-            ProbeReport report = probeReport();
+            ProbeReport report = probeReport(parent);
             List<String> problems = report.problemsFor(effective);
             if (!problems.isEmpty()) {
                 trialFailure = String.join("; ", problems);
             } else {
-                trialFailure = trialLaunch(effective, limits, blockKey, findings);
+                trialFailure = trialLaunch(effective, limits, blockKey, parent, findings);
             }
             findings.addAll(report.advisoriesFor(effective));
             if (perTaskOnly(effective)) {
@@ -127,11 +161,11 @@ public final class SchedPolicyAgent {
     }
 
     private static String trialLaunch(final Policy policy, final AgentLimits limits, final String blockKey,
-            final List<String> warnings) {
+            final Optional<Path> parent, final List<String> warnings) {
         HandshakeRegistry r = registry();
         String trialKey = blockKey + "#probe";
         try {
-            PreparedLaunch prepared = r.prepare(policy, limits, trialKey, TRIAL_TIMEOUT);
+            PreparedLaunch prepared = r.prepare(policy, limits, trialKey, TRIAL_TIMEOUT, parent);
             Process p;
             try {
                 p = new ProcessBuilder(prepared.prefix(List.of("/bin/sh", "-c", ":")))
@@ -159,10 +193,25 @@ public final class SchedPolicyAgent {
         }
     }
 
+    /** The handshake timeout an administrator set, checked against {@link #MAX_HANDSHAKE_TIMEOUT_SECONDS}. */
+    public static Duration handshakeTimeout(final int seconds) {
+        if (seconds < 1 || seconds > MAX_HANDSHAKE_TIMEOUT_SECONDS) {
+            throw new IllegalArgumentException("the launch handshake timeout must be 1.." + MAX_HANDSHAKE_TIMEOUT_SECONDS
+                    + " seconds (a launch waits on the Pipeline's VM thread), not " + seconds);
+        }
+        return Duration.ofSeconds(seconds);
+    }
+
     /** Parks one launch of a block under its merged policy; see {@link HandshakeRegistry#prepare}. */
     public static PreparedLaunch prepare(final String policy, final String blockKey, final AgentLimits limits,
             final Duration pendingTimeout) {
-        return registry().prepare(Policy.parse(policy), limits, blockKey, pendingTimeout);
+        return prepare(policy, blockKey, limits, pendingTimeout, null);
+    }
+
+    /** As {@link #prepare(String, String, AgentLimits, Duration)}, with the launch's cgroups under {@code cgroupParent}. */
+    public static PreparedLaunch prepare(final String policy, final String blockKey, final AgentLimits limits,
+            final Duration pendingTimeout, final String cgroupParent) {
+        return registry().prepare(Policy.parse(policy), limits, blockKey, pendingTimeout, CgroupParents.parse(cgroupParent));
     }
 
     /** Releases a parked launch once Jenkins started it; see {@link HandshakeRegistry#release}. */

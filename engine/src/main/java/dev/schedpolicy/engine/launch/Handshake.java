@@ -130,7 +130,8 @@ public final class Handshake implements AutoCloseable {
             read.cancel(true);
             abort("no PID within " + timeout.toMillis() + " ms");
             throw new PolicyApplyException("the launched command did not reach the policy shim within " + timeout.toMillis()
-                    + " ms (did the launch fail, or was the prefix " + prefix + " dropped?)");
+                    + " ms (did the launch fail, was the prefix " + prefix + " dropped, or does it run inside a container"
+                    + " block such as withDockerContainer, where the shim file of the agent does not exist?)");
         } catch (ExecutionException e) {
             abort("cannot read the PID");
             throw new PolicyApplyException("cannot read the PID from the launch handshake " + dir + ": " + e.getCause().getMessage(), e.getCause());

@@ -29,7 +29,7 @@ public final class ParkAndRelease {
 
     /** Prepares one launch; the caller must prepend {@link Handshake#commandPrefix()} and then release or close. */
     public static Handshake prepare(final Policy policy, final LaunchConfig config) {
-        config.limits().check(policy, Runtime.getRuntime().availableProcessors(), Caller.priority(config));
+        MachineFit.check(config, policy);
         List<String> warnings = new ArrayList<>();
         CpuGroupLease group = GroupLeases.create(config.groups(), policy, warnings);
         try {

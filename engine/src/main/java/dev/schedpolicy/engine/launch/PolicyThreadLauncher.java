@@ -48,7 +48,7 @@ public final class PolicyThreadLauncher {
      * @throws dev.schedpolicy.engine.policy.InvalidPolicyException when the limits do not allow the policy
      */
     public PolicedProcess start(final ProcessBuilder builder, final Policy policy) throws IOException {
-        config.limits().check(policy, Runtime.getRuntime().availableProcessors(), Caller.priority(config));
+        MachineFit.check(config, policy);
         List<String> warnings = new ArrayList<>();
         CpuGroupLease group = GroupLeases.create(config.groups(), policy, warnings);
         if (group != null && !group.canPlaceThreads()) {
@@ -140,30 +140,37 @@ public final class PolicyThreadLauncher {
     private SpawnResult applyAndSpawn(final int tid, final ProcessBuilder builder, final Policy policy,
             final CpuGroupLease group) throws IOException {
         List<String> warnings = new ArrayList<>();
-        if (group != null) {
-            group.placeThread(tid);
-        }
-        warnings.addAll(applier.apply(tid, policy, group != null));
         long self = ProcessHandle.current().pid();
-        AppliedPolicy onThread = readBack.read(self, OptionalLong.of(tid), "launching thread", policy,
-                group == null ? null : group.path()).orElseThrow(() -> new PolicyApplyException(
-                        "cannot read back the launching thread " + tid + " from /proc"));
-        Verdicts.check(onThread, policy, warnings);
+        // before anything changes: threads this one starts from here on inherit its group and scheduling
         Set<Long> before = new HashSet<>(config.proc().threads(self));
-        Caller.takeMainThreadSignalMask(config);
-        Process process = builder.start();
-        restoreHelperThreads(self, tid, before, group, policy.cpus().isPresent());
-        return new SpawnResult(process, onThread, warnings);
+        try {
+            if (group != null) {
+                group.placeThread(tid);
+            }
+            warnings.addAll(applier.apply(tid, policy, group != null));
+            AppliedPolicy onThread = readBack.read(self, OptionalLong.of(tid), "launching thread", policy,
+                    group == null ? null : group.path()).orElseThrow(() -> new PolicyApplyException(
+                            "cannot read back the launching thread " + tid + " from /proc"));
+            Verdicts.check(onThread, policy, warnings);
+            Caller.takeMainThreadSignalMask(config);
+            Process process = builder.start();
+            return new SpawnResult(process, onThread, warnings);
+        } finally {
+            // also when the launch fails: a helper left in the group would stop its removal
+            restoreHelperThreads(self, tid, before, group, policy.cpus().isPresent());
+        }
     }
 
     /**
      * ProcessBuilder.start() starts a JDK "process reaper" thread whenever none is idle (one per live child), and
-     * starts it from the calling thread: this one. It would inherit the policy and, on v1, the launch's group,
-     * where it keeps waiting for this and later children of the JVM (under the group's quota) and stops the
-     * group from being removed. Threads born during start() are therefore moved back out of the group and given
+     * starts it from the calling thread: this one. JNA does the same with its "JNA Cleaner" thread, which ends
+     * after 30 s without work and is started again by the next thread that allocates native memory, which can be
+     * this one while it applies the policy (once in about 600 launches left a group that could not be removed).
+     * Such a thread inherits the policy and, on v1, the launch's group, where a reaper keeps waiting for this and later children of the JVM (under the group's quota) and stops the
+     * group from being removed. Threads born while this one runs are therefore moved back out of the group and given
      * the main thread's scheduling again. The move always works (we may write the parent); raising the scheduling
      * back needs CAP_SYS_NICE or RLIMIT_NICE, so without them those helpers stay lowered, which only delays
-     * how soon this JVM notices that a child exited. Other launch threads born meanwhile are left alone: they
+     * how soon this JVM notices that a child exited (or frees native memory). Other launch threads born meanwhile are left alone: they
      * register before they change anything. A new thread names itself only once it runs, so its name (still
      * ours at first) cannot tell them apart, and only a thread in our group is moved, since nobody else puts
      * threads there.

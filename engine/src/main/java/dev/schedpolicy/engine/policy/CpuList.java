@@ -45,6 +45,17 @@ public final class CpuList implements Serializable {
         return new CpuList(set);
     }
 
+    /** Refuses CPUs outside {@code machine}, naming them and the ones that exist, instead of the kernel's bare EINVAL. */
+    public void requireWithin(final CpuList machine) {
+        BitSet missing = toBitSet();
+        missing.andNot(machine.cpus);
+        if (!missing.isEmpty()) {
+            CpuList gone = new CpuList(missing);
+            throw new InvalidPolicyException((gone.count() == 1 ? "CPU " + gone + " does not exist" : "CPUs " + gone + " do not exist")
+                    + "; this machine has CPUs " + machine);
+        }
+    }
+
     public BitSet toBitSet() {
         return (BitSet) cpus.clone();
     }

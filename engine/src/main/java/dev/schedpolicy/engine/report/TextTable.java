@@ -22,6 +22,11 @@ public final class TextTable {
         if (report.partial()) {
             out.append("PARTIAL RESULTS: ").append(report.partialReason()).append('\n');
         }
+        if (!report.warnings().isEmpty()) {
+            // above the tables, one line per kind: the report keeps each warning in full
+            out.append('\n');
+            WarningGroups.lines(report.warnings()).forEach(w -> out.append("WARNING: ").append(w).append('\n'));
+        }
         List<String> topologies = report.topologies().isEmpty() ? List.of("") : report.topologies();
         for (String t : topologies) {
             BenchReport view = t.isEmpty() ? report : report.forTopology(t);
@@ -31,10 +36,6 @@ public final class TextTable {
             for (Metric m : Metric.present(view)) {
                 out.append('\n').append(table(view, m));
             }
-        }
-        if (!report.warnings().isEmpty()) {
-            out.append('\n');
-            report.warnings().forEach(w -> out.append("WARNING: ").append(w).append('\n'));
         }
         return out.toString();
     }

@@ -36,18 +36,34 @@ public record Scenario(String name, String title, String description, String exp
         return preset == Matrix.Preset.QUICK ? quick : full;
     }
 
+    /** The scenario's matrix with another victim; title and description then say what actually runs. */
     public Scenario withVictim(final WorkloadSpec value) {
-        return new Scenario(name, title, description, expect, source, value, background, policyTarget, loadAxis,
-                warmup, full, quick);
+        return new Scenario(name, replacedTitle(value, background), replacedDescription(), expect, source, value,
+                background, policyTarget, loadAxis, warmup, full, quick);
     }
 
+    /** The scenario's matrix with another background; title and description then say what actually runs. */
     public Scenario withBackground(final WorkloadSpec value) {
-        return new Scenario(name, title, description, expect, source, victim, value, policyTarget, loadAxis, warmup,
-                full, quick);
+        return new Scenario(name, replacedTitle(victim, value), replacedDescription(), expect, source, victim, value,
+                policyTarget, loadAxis, warmup, full, quick);
     }
 
     public Scenario withWarmup(final int value) {
         return new Scenario(name, title, description, expect, source, victim, background, policyTarget, loadAxis,
                 value, full, quick);
+    }
+
+    private static String replacedTitle(final WorkloadSpec v, final WorkloadSpec b) {
+        return "victim " + shown(v) + " vs background " + shown(b) + " (workloads given on the command line)";
+    }
+
+    private static String shown(final WorkloadSpec w) {
+        return w.isCommand() ? "'" + w.command() + "'" : w.describe();
+    }
+
+    /** Keeps the scenario's own title in the description, once, however many workloads are replaced. */
+    private String replacedDescription() {
+        String prefix = "The " + name + " scenario's matrix run with workloads given on the command line";
+        return description.startsWith(prefix) ? description : prefix + "; the scenario itself measures: " + title;
     }
 }

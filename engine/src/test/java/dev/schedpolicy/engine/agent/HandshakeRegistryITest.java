@@ -59,6 +59,20 @@ class HandshakeRegistryITest {
         }
     }
 
+    /** Jenkins' launchChannel speaks remoting over the process's stdin/stdout: the shim must add nothing to them. */
+    @Test
+    void shouldLeaveTheCommandsStdinAndStdoutToItselfSoAChannelLaunchCanBePoliced() throws Exception {
+        PreparedLaunch prepared = registry.prepare(Policy.parse("idle"), AgentLimits.DEFAULT, "block-ch", Duration.ofSeconds(30));
+        Process p = new ProcessBuilder(prepared.prefix(List.of("cat"))).start();
+        registry.release(prepared.id(), Duration.ofSeconds(10));
+        p.getOutputStream().write("frame-1\n".getBytes(StandardCharsets.US_ASCII));
+        p.getOutputStream().close();
+        assertThat(new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII)).isEqualTo("frame-1\n");
+        assertThat(new String(p.getErrorStream().readAllBytes(), StandardCharsets.US_ASCII)).isEmpty();
+        assertThat(p.waitFor()).isZero();
+        registry.finishBlock("block-ch");
+    }
+
     @Test
     void shouldRunACommandStartedBySomeoneElseUnderThePolicyAcrossTwoCalls() throws Exception {
         PreparedLaunch prepared = registry.prepare(Policy.parse("batch+nice19"), AgentLimits.DEFAULT, "block-1",

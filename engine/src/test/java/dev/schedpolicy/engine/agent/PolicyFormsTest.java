@@ -51,4 +51,48 @@ class PolicyFormsTest {
         assertThat(PolicyForms.merge("idle", "batch").toCompact()).isEqualTo("batch");
         assertThat(PolicyForms.merge().isDefault()).isTrue();
     }
+
+    @Test
+    void shouldKeepTheAdministratorsDefaultAsAFloorForBlocks() {
+        assertThat(PolicyForms.mergeOverDefault("idle", null, "normal", AgentLimits.DEFAULT).policy().toCompact()).isEqualTo("idle");
+        assertThat(PolicyForms.mergeOverDefault("nice10", "batch+nice15", "nice0", AgentLimits.DEFAULT).policy().toCompact())
+                .isEqualTo("batch+nice10");
+    }
+
+    @Test
+    void shouldLetBlocksAboveTheDefaultOnlyWhenTheAdministratorAllowsIt() {
+        AgentLimits above = new AgentLimits(false, 0, true, 0, true);
+        assertThat(PolicyForms.mergeOverDefault("idle", null, "normal", above).policy().toCompact()).isEqualTo("normal");
+        assertThat(PolicyForms.mergeOverDefault("idle", null, "normal", above).kept()).isEmpty();
+    }
+
+    @Test
+    void shouldLetAnInnerBlockRaiseOverItsEnclosingBlockButNotOverTheDefault() {
+        assertThat(PolicyForms.mergeOverDefault("nice5", "nice19", "nice10", AgentLimits.DEFAULT).policy().toCompact())
+                .isEqualTo("nice10");
+        assertThat(PolicyForms.mergeOverDefault("nice5", "nice19", "nice0", AgentLimits.DEFAULT).policy().toCompact())
+                .isEqualTo("nice5");
+    }
+
+    @Test
+    void shouldResolveInconsistentStoredLimitsTowardsLessPriority() {
+        AgentLimits l = AgentLimits.lenient(false, -5, true, -1, false);
+        assertThat(l.minNice()).isZero();
+        assertThat(l.maxQuotaPercent()).isZero();
+        assertThat(AgentLimits.lenient(true, -30, true, 0, false).minNice()).isEqualTo(-20);
+    }
+
+    @Test
+    void shouldRefuseANegativeMinimumNiceWithoutAllowRaise() {
+        assertThatThrownBy(() -> new AgentLimits(false, -5, true, 0, false)).isInstanceOf(InvalidPolicyException.class)
+                .hasMessageContaining("needs allowRaise");
+    }
+
+    @Test
+    void shouldBoundTheHandshakeTimeoutSayingWhy() {
+        assertThat(SchedPolicyAgent.handshakeTimeout(30)).hasSeconds(30);
+        assertThatThrownBy(() -> SchedPolicyAgent.handshakeTimeout(600)).hasMessageContaining("1..60 seconds")
+                .hasMessageContaining("VM thread");
+        assertThatThrownBy(() -> SchedPolicyAgent.handshakeTimeout(0)).hasMessageContaining("not 0");
+    }
 }

@@ -61,6 +61,23 @@ class SchedPolicyAgentITest {
     }
 
     @Test
+    void shouldRunABlockThatAsksForNormalUnderAnIdleNodeDefaultAtIdleAndSaySo() {
+        BlockStart start = SchedPolicyAgent.startBlock("b7", "idle", null, "normal", AgentLimits.DEFAULT);
+        assertThat(start.failure()).isEmpty();
+        assertThat(start.effective()).isEqualTo("idle");
+        assertThat(start.warnings()).anySatisfy(w -> assertThat(w).contains("default class idle is a floor"));
+    }
+
+    @Test
+    void shouldFailACgroupBlockUnderAMissingParentWithTheProbesWords() {
+        BlockStart start = SchedPolicyAgent.startBlock("b8", null, null, "quota50", AgentLimits.DEFAULT,
+                state.resolve("no-such-parent").toString());
+        assertThat(start.failure()).hasValueSatisfying(f -> assertThat(f).contains("no-such-parent"));
+        BlockStart relative = SchedPolicyAgent.startBlock("b9", null, null, "idle", AgentLimits.DEFAULT, "relative/dir");
+        assertThat(relative.failure()).hasValueSatisfying(f -> assertThat(f).contains("must be an absolute directory"));
+    }
+
+    @Test
     void shouldFailABlockAboveTheLimitsWithWordsSayingWhatIsAllowed() {
         BlockStart start = SchedPolicyAgent.startBlock("b2", null, null, "nice-5", AgentLimits.DEFAULT);
         assertThat(start.failure()).hasValueSatisfying(f -> assertThat(f)

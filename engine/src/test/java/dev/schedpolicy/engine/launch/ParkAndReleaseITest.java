@@ -73,6 +73,20 @@ class ParkAndReleaseITest {
     }
 
     @Test
+    void shouldStartTheCommandWithSigpipeAtItsDefault() throws Exception {
+        // the shim ignores SIGPIPE while it talks to the engine; an ignored signal would survive the exec
+        Process p;
+        try (Handshake h = ParkAndRelease.prepare(Policy.parse("batch"), config())) {
+            p = startPrefixed(h, "grep", "SigIgn", "/proc/self/status");
+            h.release(Duration.ofSeconds(10));
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertThat(p.waitFor()).isZero();
+        long ignored = Long.parseLong(out.substring(out.indexOf('\t') + 1).trim(), 16);
+        assertThat(ignored & (1L << (13 - 1))).as("SIGPIPE (13) ignored in %s", out).isZero();
+    }
+
+    @Test
     void shouldTimeOutWhenNothingWasLaunched() {
         Handshake h = ParkAndRelease.prepare(Policy.parse("batch"), config());
         assertThatThrownBy(() -> h.release(Duration.ofMillis(200))).isInstanceOf(PolicyApplyException.class)

@@ -1,5 +1,8 @@
 package dev.schedpolicy.engine.launch.jmh;
 
+import dev.schedpolicy.engine.agent.AgentLimits;
+import dev.schedpolicy.engine.agent.HandshakeRegistry;
+import dev.schedpolicy.engine.agent.PreparedLaunch;
 import dev.schedpolicy.engine.launch.Handshake;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.launch.ParkAndRelease;
@@ -57,16 +60,20 @@ public class LaunchOverhead {
         PolicyThreadLauncher launcher;
         private Path stateDir;
 
+        HandshakeRegistry registry;
+
         @Setup(Level.Trial)
         public void setUp() throws IOException {
             parsed = Policy.parse(policy);
             stateDir = Files.createTempDirectory("schedpolicy-jmh-");
             config = LaunchConfig.defaults().withStateDir(stateDir.resolve("state"));
             launcher = new PolicyThreadLauncher(config);
+            registry = new HandshakeRegistry(config, Path.of("/proc"), Duration.ofHours(1));
         }
 
         @TearDown(Level.Trial)
         public void tearDown() throws IOException {
+            registry.close();
             try (Stream<Path> walk = Files.walk(stateDir)) {
                 for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
                     Files.deleteIfExists(p);
@@ -97,6 +104,21 @@ public class LaunchOverhead {
                 return finish(p);
             }
         }
+    }
+
+    /**
+     * What a Jenkins launch costs on the agent (the plugin's Prepare and Release calls, without their two
+     * remoting round trips): the agent's registry parks the launch, someone else starts the prefixed
+     * command, the registry applies, verifies and releases it; the block's groups are removed at its end.
+     */
+    @Benchmark
+    public int agentPrepareAndRelease(final Policed s) throws Exception {
+        PreparedLaunch prepared = s.registry.prepare(s.parsed, AgentLimits.DEFAULT, "jmh", Duration.ofSeconds(30));
+        Process p = new ProcessBuilder(prepared.prefix(TRUE)).start();
+        s.registry.release(prepared.id(), RELEASE_TIMEOUT);
+        int status = finish(p);
+        s.registry.finishBlock("jmh");
+        return status;
     }
 
     /** Waits for the exit and closes the pipes, the same for every variant, so no descriptor waits for GC. */

@@ -1,0 +1,50 @@
+package dev.schedpolicy.jenkins;
+
+import dev.schedpolicy.engine.agent.BlockRecord;
+import dev.schedpolicy.engine.agent.BlockStart;
+import edu.umd.cs.findbugs.annotations.CheckForNull;
+import hudson.AbortException;
+import hudson.model.Node;
+import hudson.model.Run;
+import hudson.model.TaskListener;
+import hudson.remoting.VirtualChannel;
+import java.io.IOException;
+import java.util.UUID;
+
+/**
+ * Starts a policy block for the Pipeline step and the freestyle wrapper alike: the agent merges and
+ * probes (one remoting call), the console gets its findings, the build page its record, and the
+ * caller the settings its launches run under.
+ */
+final class BlockStarter {
+    private BlockStarter() {
+    }
+
+    /**
+     * @param kind      what started the block, shown on the build page ({@code withSchedPolicy}, {@code wrapper})
+     * @param enclosing the merged policy of an enclosing block, or null
+     * @param requested this block's policy, compact
+     * @throws AbortException with the engine's words when the block must not run
+     */
+    static LaunchSettings start(final String kind, final Run<?, ?> run, @CheckForNull final Node node, final VirtualChannel channel,
+            @CheckForNull final String enclosing, final String requested, final TaskListener listener)
+            throws IOException, InterruptedException {
+        String blockKey = UUID.randomUUID().toString();
+        BlockStart start = channel.call(new AgentCalls.StartBlock(blockKey, NodeDefaults.policyFor(node), enclosing, requested,
+                NodeDefaults.limits(), NodeDefaults.cgroupParentFor(node)));
+        if (start.failure().isPresent()) {
+            throw new AbortException("[schedpolicy] " + kind + ": " + start.failure().get());
+        }
+        for (String w : start.warnings()) {
+            listener.getLogger().println("[schedpolicy] warning: " + w);
+        }
+        listener.getLogger().println("[schedpolicy] launches run under " + start.effective()
+                + (start.effective().equals(requested) ? "" : " (requested " + requested + ")"));
+        SchedPolicyAction.of(run).addBlock(BlockRecord.started(kind, nodeName(node), start));
+        return NodeDefaults.settings(start.effective(), blockKey, run.getExternalizableId(), node);
+    }
+
+    private static String nodeName(@CheckForNull final Node node) {
+        return node == null || node.getNodeName().isEmpty() ? "built-in" : node.getNodeName();
+    }
+}

@@ -1,0 +1,33 @@
+package dev.schedpolicy.jenkins;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** No decisions in the plugin: it reaches the engine only through the agent facade and the policy model's types. */
+class PluginArchitectureTest {
+    private static final JavaClasses PLUGIN = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.schedpolicy.jenkins");
+
+    @Test
+    void shouldCallTheEngineOnlyThroughItsAgentFacadeAndModelTypes() {
+        noClasses().that().resideInAPackage("dev.schedpolicy.jenkins..")
+                .should().dependOnClassesThat(resideInAPackage("dev.schedpolicy.engine..")
+                        .and(not(resideInAnyPackage("dev.schedpolicy.engine.agent..", "dev.schedpolicy.engine.policy.."))))
+                .because("every rule belongs in the engine, tested in the default build; the plugin copies fields and calls"
+                        + " dev.schedpolicy.engine.agent")
+                .check(PLUGIN);
+    }
+
+    @Test
+    void shouldNotTouchNativeCodeOrTheKernelDirectly() {
+        noClasses().should().dependOnClassesThat().resideInAnyPackage("com.sun.jna..", "dev.schedpolicy.engine.jna..",
+                "dev.schedpolicy.engine.launch..", "dev.schedpolicy.engine.cgroup..").check(PLUGIN);
+    }
+}
