@@ -14,8 +14,8 @@ rm -rf engine/target/surefire-reports cli/target/surefire-reports
 suite() { ./mvnw -o -B -pl engine,cli test -Pkernel-lab > "$out/maven.log" 2>&1; }
 suite
 rc=$?
-# Emulated CPUs (TCG) now and then crash a JVM outright (SIGSEGV in JIT-compiled code, seen in about one of ten
-# suite runs, never on the host): one rerun, recorded, so a crash is reported and never taken for a test result
+# Emulated CPUs (TCG) now and then crash a JVM outright (SIGSEGV in JIT-compiled code, seen in 2 of 4
+# suite runs of the last full run, never on the host): one rerun, recorded, so a crash is reported and never taken for a test result
 if [ "$rc" != 0 ] && grep -q "A fatal error has been detected by the Java Runtime\|The forked VM terminated without properly saying goodbye" "$out/maven.log"; then
   grep -m1 -A1 "Problematic frame\|Process Exit Code" "$out/maven.log" | tr '\n' ' ' > "$out/jvm-crash"
   mv "$out/maven.log" "$out/maven-crashed.log"
