@@ -203,10 +203,17 @@ public final class CgroupSystem {
                 + " --cgroup-parent with a writable cgroup mount) and configure it as the parent");
     }
 
-    /** A fresh, empty child with the cpu controller active. */
+    /**
+     * A fresh, empty child with the cpu controller active. A parent known to be unusable is refused before anything
+     * is written: on v2 enabling cpu in a parent that holds processes would succeed and make it a thread root.
+     */
     public CpuCgroup createChild(final Path parent) {
         CgroupHierarchy hierarchy = requireCpu();
         CpuController controller = controller();
+        Optional<String> problem = files.exists(parent) ? controller.parentProblem(parent) : Optional.empty();
+        if (problem.isPresent()) {
+            throw new CgroupException("cannot create a cpu cgroup under " + parent + ": " + problem.get(), parent, null);
+        }
         controller.prepareParent(parent);
         Path dir = GroupNames.mkdirUnique(files, parent);
         if (!files.exists(dir.resolve(controller.proofFile()))) {

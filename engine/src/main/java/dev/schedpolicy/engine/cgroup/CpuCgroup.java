@@ -100,6 +100,13 @@ public final class CpuCgroup implements AutoCloseable {
                 throw new CgroupException(e.getMessage() + "; the " + what + " " + id + " has already exited",
                         e.file().orElse(null), e.getCause());
             }
+            if (e.getCause() instanceof IOException io && ErrnoWords.is(io, "EACCES")
+                    && controller.version() == CgroupVersion.V2) {
+                throw new CgroupException(e.getMessage() + "; cgroup v2 lets a user move a process only when they"
+                        + " may write cgroup.procs of the common ancestor of its current cgroup and " + dir
+                        + ", so the caller must already run inside the delegated subtree it launches into",
+                        e.file().orElse(null), e.getCause());
+            }
             throw e;
         }
     }
@@ -113,7 +120,10 @@ public final class CpuCgroup implements AutoCloseable {
         return controller.usage(dir, accounting);
     }
 
-    /** SIGKILLs everything in the group, again and again while forks race us, for up to 2 s. */
+    /**
+     * SIGKILLs everything in the group, through cgroup.kill where the kernel has it (v2, 5.14+), else again and
+     * again while forks race us, for up to 2 s.
+     */
     public void killAll() {
         killAll(KILL_WAIT);
     }
@@ -125,6 +135,12 @@ public final class CpuCgroup implements AutoCloseable {
     public void killAll(final Duration bound) {
         long self = ProcessHandle.current().pid();
         long deadline = System.nanoTime() + bound.toNanos();
+        Path kill = dir.resolve("cgroup.kill");
+        if (controller.version() == CgroupVersion.V2 && files.exists(kill) && !pids().contains(self)) {
+            // Linux 5.14+: one write kills the whole group at once, forks racing us included; the loop below
+            // then only waits for it to empty (and remains the way on older kernels and on v1)
+            files.write(kill, "1");
+        }
         List<Long> others;
         do {
             others = new ArrayList<>(pids());

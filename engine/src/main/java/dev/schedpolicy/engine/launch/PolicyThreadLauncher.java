@@ -69,6 +69,12 @@ public final class PolicyThreadLauncher {
 
     private PolicedProcess startParked(final ProcessBuilder builder, final Policy policy, final CpuGroupLease group,
             final List<String> warnings) throws IOException {
+        try {
+            CommandLookup.requireRunnable(builder);
+        } catch (IOException e) {
+            group.close();
+            throw e;
+        }
         try (Handshake handshake = ParkAndRelease.prepare(policy, config, group)) {
             List<String> command = new ArrayList<>(handshake.commandPrefix());
             command.addAll(builder.command());

@@ -66,7 +66,43 @@ public record ProbeReport(int schemaVersion, String kernel, int cpus, int euid, 
                         + " mq-deadline I/O schedulers only, and the disks use " + ioSchedulers);
             }
         });
+        perTaskAdvisory(policy).ifPresent(advisories::add);
         return advisories;
+    }
+
+    /**
+     * Nice, SCHED_BATCH and SCHED_IDLE are weighed only within one task group, on every kernel; since 6.11 that
+     * holds for SCHED_IDLE's wakeup preemption too (before, a SCHED_IDLE task gave way at once to a task waking in
+     * any group, though its CPU share was still weighed in its own group only).
+     */
+    private Optional<String> perTaskAdvisory(final Policy policy) {
+        List<String> parts = new ArrayList<>();
+        policy.schedClass().filter(c -> !c.label().equals("normal")).ifPresent(c -> parts.add("scheduling class " + c.label()));
+        policy.nice().ifPresent(n -> {
+            if (n != 0) {
+                parts.add("nice " + n);
+            }
+        });
+        if (parts.isEmpty() || scope.otherProcesses() == 0) {
+            return Optional.empty();
+        }
+        boolean idle = policy.schedClass().map(c -> c.label().equals("idle")).orElse(false);
+        return Optional.of(String.join(" and ", parts) + " is applied but has no effect against the " + scope.otherProcesses()
+                + " processes in other task groups than " + scope.taskGroup() + ": the kernel weighs it only against the "
+                + scope.sameGroupProcesses() + " processes in that group"
+                + (idle && !releaseAtLeast(kernel, 6, 11) ? " (before Linux 6.11, as here, a SCHED_IDLE task does give way at once"
+                        + " to a task waking in any group, but its CPU share is still weighed in its own group only)" : "")
+                + "; cpu-idle, weight or quota reach the other groups");
+    }
+
+    /** Whether a uname release ("6.1.0-56-amd64") is at least MAJOR.MINOR; an unparsable one counts as new. */
+    static boolean releaseAtLeast(final String release, final int major, final int minor) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(\\d+)\\.(\\d+)").matcher(release);
+        if (!m.find()) {
+            return true;
+        }
+        int ma = Integer.parseInt(m.group(1));
+        return ma > major || ma == major && Integer.parseInt(m.group(2)) >= minor;
     }
 
     private void require(final List<String> problems, final String capability, final String what) {

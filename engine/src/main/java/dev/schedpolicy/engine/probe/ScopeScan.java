@@ -46,10 +46,12 @@ final class ScopeScan {
                 other++;
             }
         }
-        return new TaskGroupScope(mine, same, other, sample, warnings(mine, autogroup, same, other));
+        String release = proc.read(proc.root().resolve("sys/kernel/osrelease")).map(String::trim).orElse("");
+        return new TaskGroupScope(mine, same, other, sample, warnings(mine, autogroup, same, other, release));
     }
 
-    private static List<String> warnings(final String mine, final boolean autogroup, final int same, final int other) {
+    private static List<String> warnings(final String mine, final boolean autogroup, final int same, final int other,
+            final String release) {
         List<String> warnings = new ArrayList<>();
         if (other == 0) {
             return warnings;
@@ -64,6 +66,10 @@ final class ScopeScan {
             warnings.add("nice, batch and idle only act against the " + same + " other processes in " + mine + "; " + other
                     + " processes in other cpu cgroups are not protected by them; " + controls + ".");
         }
+        if (!release.isEmpty() && !ProbeReport.releaseAtLeast(release, 6, 11)) {
+            warnings.add("Linux " + release + " is older than 6.11: there a SCHED_IDLE task also gives way at once to a task"
+                    + " waking in any task group, but its CPU share is still weighed within its own group only.");
+        }
         return warnings;
     }
 
@@ -75,7 +81,8 @@ final class ScopeScan {
         }
         String cgroup = dev.schedpolicy.engine.launch.ReadBack.cpuCgroup(lines);
         if (autogroup && cgroup.equals("/")) {
-            Optional<String> ag = proc.autogroup(pid);
+            // empty: the task sits in the root task group, not an autogroup (seen for tasks of init's session on 7.3)
+            Optional<String> ag = proc.autogroup(pid).filter(a -> !a.isEmpty());
             if (ag.isPresent()) {
                 return Optional.of("autogroup " + ag.get().split(" ")[0] + " in cgroup /");
             }

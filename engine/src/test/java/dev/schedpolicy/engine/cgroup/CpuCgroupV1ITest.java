@@ -15,13 +15,15 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
 /** Against the real kernel: the cpu controller on cgroup v1, as on this workplace's machine and its CI. */
 @EnabledOnOs(OS.LINUX)
+@Tag("kernel")
 class CpuCgroupV1ITest {
     /** USER_HZ: /proc reports utime/stime in these ticks on every Linux architecture we build for. */
     private static final double TICKS_PER_SECOND = 100;
@@ -31,8 +33,9 @@ class CpuCgroupV1ITest {
     private static Path parent;
     private final List<Process> started = new ArrayList<>();
 
-    @BeforeAll
-    static void realV1CpuHierarchy() {
+    /** Per test, not @BeforeAll: a class-level assumption is not reported as skipped tests, so it would hide them. */
+    @BeforeEach
+    void realV1CpuHierarchy() {
         system = CgroupSystem.detect();
         assumeTrue(system.cpuHierarchy().map(h -> h.version() == CgroupVersion.V1).orElse(false),
                 "needs the cpu controller on cgroup v1 (this workplace and its CI have it at /sys/fs/cgroup/cpu);"

@@ -5,6 +5,7 @@ import dev.schedpolicy.engine.linux.SchedAttr;
 import dev.schedpolicy.engine.linux.SyscallException;
 import dev.schedpolicy.engine.proc.ProcFs;
 import dev.schedpolicy.engine.proc.TaskStat;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * back twice: through the getter syscall and independently from /proc.
  */
 @EnabledOnOs(OS.LINUX)
+@Tag("kernel")
 class JnaKernelITest {
     private static final int SCHED_OTHER = 0;
     private static final int SCHED_BATCH = 3;

@@ -2,6 +2,7 @@ package dev.schedpolicy.engine.launch;
 
 import dev.schedpolicy.engine.policy.Policy;
 import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 @EnabledOnOs(OS.LINUX)
+@Tag("kernel")
 class DestroyTreeITest {
     @TempDir
     Path state;

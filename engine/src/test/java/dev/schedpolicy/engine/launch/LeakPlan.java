@@ -1,5 +1,7 @@
 package dev.schedpolicy.engine.launch;
 
+import dev.schedpolicy.engine.KernelRelease;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -50,7 +52,7 @@ final class LeakPlan {
     record Launch(Kind kind, String groupPart) {
     }
 
-    static final String[] GROUP_PARTS = {"", "+quota50", "+cpu-idle"};
+    static final String[] GROUP_PARTS = {"", "+quota50", "+" + KernelRelease.idleGroupPart()};
 
     private LeakPlan() {
     }

@@ -3,6 +3,7 @@ package dev.schedpolicy.engine.launch;
 import dev.schedpolicy.engine.policy.Policy;
 import dev.schedpolicy.engine.proc.ProcFs;
 import dev.schedpolicy.engine.proc.TaskStat;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -42,6 +43,7 @@ import static org.assertj.core.api.Assertions.fail;
  * 200 launches in the default build; the full run: {@code -Dschedpolicy.noLeak.launches=1000} (docs/no-leak.md).
  */
 @EnabledOnOs(OS.LINUX)
+@Tag("kernel")
 class NoLeakITest {
     private static final int LAUNCHES = Integer.getInteger("schedpolicy.noLeak.launches", 200);
     private static final int FD_TOLERANCE = 4;

@@ -2,6 +2,7 @@ package dev.schedpolicy.engine.launch;
 
 import dev.schedpolicy.engine.policy.Policy;
 import dev.schedpolicy.engine.proc.TaskStat;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @EnabledOnOs(OS.LINUX)
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@Tag("kernel")
 class ParkAndReleaseITest {
     @TempDir
     Path state;

@@ -4,6 +4,7 @@ import dev.schedpolicy.engine.policy.InvalidPolicyException;
 import dev.schedpolicy.engine.policy.Policy;
 import dev.schedpolicy.engine.proc.ProcFs;
 import dev.schedpolicy.engine.proc.TaskStat;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @EnabledOnOs(OS.LINUX)
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@Tag("kernel")
 class PolicyThreadLauncherITest {
     @TempDir
     Path state;

@@ -1,5 +1,6 @@
 package dev.schedpolicy.engine.probe;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -14,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The probe on this machine (root, cgroup v1 cpu writable): everything is tried and nothing is left behind. */
 @EnabledOnOs(OS.LINUX)
+@Tag("kernel")
 class ProbeITest {
     @Test
     void shouldTryEveryPartForRealAndCleanUp() throws IOException {

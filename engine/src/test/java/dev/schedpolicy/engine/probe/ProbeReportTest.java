@@ -25,6 +25,32 @@ class ProbeReportTest {
     }
 
     @Test
+    void shouldAdviseThatPerTaskPartsDoNotReachOtherTaskGroups() {
+        ProbeReport r = report(Map.of("sda", "bfq"), new Capability("idle", true, "ok"));
+        assertThat(r.advisoriesFor(Policy.parse("idle+nice5"))).singleElement().asString()
+                .startsWith("scheduling class idle and nice 5 is applied but has no effect against the 40 processes in other"
+                        + " task groups than cgroup /user")
+                .contains("only against the 3 processes").contains("cpu-idle, weight or quota").doesNotContain("6.11");
+        assertThat(r.advisoriesFor(Policy.parse("quota50"))).isEmpty();
+        ProbeReport alone = new ProbeReport(1, "6.18", 2, 0, List.of(), "v2", "", "", true, Map.of(), false,
+                new TaskGroupScope("cgroup /", 30, 0, List.of(), List.of()));
+        assertThat(alone.advisoriesFor(Policy.parse("idle"))).isEmpty();
+    }
+
+    @Test
+    void shouldMentionCrossGroupWakeupPreemptionOfIdleTasksBeforeLinux611Only() {
+        ProbeReport old = new ProbeReport(1, "6.1.0-56-amd64", 2, 0, List.of(), "v2", "", "", true, Map.of(), false,
+                new TaskGroupScope("cgroup /a", 1, 5, List.of(), List.of()));
+        assertThat(old.advisoriesFor(Policy.parse("idle"))).singleElement().asString().contains("before Linux 6.11");
+        assertThat(old.advisoriesFor(Policy.parse("nice19"))).singleElement().asString().doesNotContain("6.11");
+        assertThat(ProbeReport.releaseAtLeast("5.10.0-46-amd64", 6, 11)).isFalse();
+        assertThat(ProbeReport.releaseAtLeast("6.10.3", 6, 11)).isFalse();
+        assertThat(ProbeReport.releaseAtLeast("6.11.0", 6, 11)).isTrue();
+        assertThat(ProbeReport.releaseAtLeast("7.3.4+deb13-amd64", 6, 11)).isTrue();
+        assertThat(ProbeReport.releaseAtLeast("10.1", 6, 11)).isTrue();
+    }
+
+    @Test
     void shouldOnlyAdviseWhenIoPriorityHasNoEffect() {
         ProbeReport none = report(Map.of("nvme0n1", "none"), new Capability("io-idle", true, "ok"));
         assertThat(none.problemsFor(Policy.parse("io-idle"))).isEmpty();

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The engine's real-kernel suite on real kernels: builds once on this machine, then boots one throw-away QEMU
+# guest per configuration (.ci/kernel-lab/kernel-lab.sh, one at a time: the lab is CPU-heavy) and runs
+# .ci/kernel-lab/guest-suite.sh there. Prints one line per configuration (kernel, cgroup mode, tests run /
+# failed / skipped, with every skip's reason below it) and fails when a test fails or a guest does not finish.
+#
+#   .ci/kernel-lab-suite.sh [SUITE:CGROUP ...]     default: bookworm:v2 bookworm:v1 bullseye:v2 trixie-backports:v2
+#
+# SUITE is a Debian suite the lab fetches a kernel from (bullseye 5.10, bookworm 6.1, trixie 6.12,
+# trixie-backports: the newest), CGROUP a layout (v2, v1, v1-split, hybrid). Results: target/kernel-lab/.
+# A machine that cannot run the lab (not Linux, not root, neither qemu nor apt-get) gets one line saying so
+# and exit status 0: the lab needs root and apt (or qemu already installed), never /dev/kvm.
+set -uo pipefail
+shopt -s nullglob
+cd "$(dirname "$0")/.."
+lab=.ci/kernel-lab/kernel-lab.sh
+configs=("$@")
+[ ${#configs[@]} -gt 0 ] || configs=(bookworm:v2 bookworm:v1 bullseye:v2 trixie-backports:v2)
+
+why=""
+if [ "$(uname -s)" != Linux ] || [ "$(uname -m)" != x86_64 ]; then why="it needs an x86_64 Linux host"
+elif [ "$(id -u)" != 0 ]; then why="it needs root"
+elif ! command -v qemu-system-x86_64 >/dev/null && ! command -v apt-get >/dev/null; then
+  why="neither qemu-system-x86_64 nor apt-get (to install it) is here"
+fi
+if [ -n "$why" ]; then
+  echo "kernel lab: not run on this machine: $why"
+  exit 0
+fi
+
+./mvnw -q -B -DskipTests package || { echo "kernel lab: the host build failed"; exit 1; }
+results=$PWD/target/kernel-lab
+rm -rf "$results"
+
+# sums of the surefire reports' counters, then every skipped or failed test with its message
+summarize() {
+  awk '
+    /<testsuite / { for (k in n) if (match($0, " " k "=\"[0-9]+\"")) n[k] += substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 4) }
+    /<testcase / { match($0, /name="[^"]*"/); name = substr($0, RSTART + 6, RLENGTH - 7)
+                   match($0, /classname="[^"]*"/); cls = substr($0, RSTART + 11, RLENGTH - 12); sub(/.*\./, "", cls) }
+    /<(skipped|failure|error)[ >\/]/ { kind = $0; sub(/^[ \t]*</, "", kind); sub(/[ >\/].*/, "", kind)
+                   msg = ""; if (match($0, /message="[^"]*"/)) msg = substr($0, RSTART + 9, RLENGTH - 10)
+                   else if (match($0, /Exception: .*/)) msg = substr($0, RSTART + 11)
+                   gsub(/&#10;/, " ", msg); gsub(/&quot;/, "\"", msg); gsub(/&apos;/, "'\''", msg); gsub(/&lt;/, "<", msg); gsub(/&gt;/, ">", msg); gsub(/&amp;/, "\\&", msg)
+                   detail[++d] = sprintf("    %-7s %s.%s: %s", kind, cls, name, substr(msg, 1, 300)) }
+    BEGIN { n["tests"] = 0; n["failures"] = 0; n["errors"] = 0; n["skipped"] = 0 }
+    END { printf "%d %d %d\n", n["tests"], n["failures"] + n["errors"], n["skipped"]; for (i = 1; i <= d; i++) print detail[i] }
+  ' "$@" /dev/null
+}
+
+status=0
+lines=()
+for config in "${configs[@]}"; do
+  suite=${config%%:*} cgroup=${config#*:}
+  out=$results/$suite-$cgroup
+  mkdir -p "$out"
+  extra=(); [ "$config" = bookworm:v2 ] && extra=(bench)
+  echo "kernel lab: $suite, cgroup $cgroup ..." >&2
+  start=$SECONDS
+  "$lab" --kernel "$suite" --cgroup "$cgroup" --mem 3G --timeout 1500 --rw "$out" -- \
+    .ci/kernel-lab/guest-suite.sh "$out" "${extra[@]}" > "$out/lab.log" 2>&1
+  rc=$?
+  kernel=$(cat "$out/kernel" 2>/dev/null || echo "$suite (did not boot)")
+  if [ "$rc" != 0 ] || [ ! -f "$out/maven.rc" ]; then
+    lines+=("kernel lab: $kernel, cgroup $cgroup: the guest failed (exit $rc, see $out/lab.log)")
+    tail -5 "$out/lab.log" | sed 's/^/    /' >&2
+    status=1
+    continue
+  fi
+  read -r run failed skipped < <(summarize "$out"/TEST-*.xml | head -1)
+  details=$(summarize "$out"/TEST-*.xml | tail -n +2)
+  line="kernel lab: $kernel, cgroup $cgroup, autogroup $(cat "$out/autogroup"): $run tests, $failed failed, $skipped skipped ($((SECONDS - start)) s)"
+  if [ "$run" = 0 ] || [ "$failed" != 0 ] || [ "$(cat "$out/maven.rc")" != 0 ]; then
+    status=1
+    [ "$run" = 0 ] && line="$line; no test ran, see $out/maven.log"
+  fi
+  [ -f "$out/jvm-crash" ] && line="$line; rerun after a JVM crash under emulation ($(cut -c1-160 "$out/jvm-crash"))"
+  if [ -f "$out/bench.rc" ]; then
+    # completed, its cgroup rows ran in launch groups, and those groups hold cpu.max / cpu.weight / cpu.idle
+    g=$out/bench-groups.txt
+    if [ "$(cat "$out/bench.rc")" = 0 ] && grep -q '"partial" : false' "$out/bench/report.json" 2>/dev/null &&
+       [ "$(grep -c '"applied" : "background: [^;]*cpu cgroup /schedpolicy-' "$out/bench/report.json")" -ge 3 ] &&
+       grep -q '^quota50: .*cpu.max=50000 100000' "$g" && grep -q '^weight10: .*cpu.weight=10 ' "$g" &&
+       grep -q '^cpu-idle: .*cpu.idle=1' "$g"; then
+      line="$line; bench (reduced quick) completed, cgroup rows on cpu.max, cpu.weight, cpu.idle"
+    else
+      line="$line; bench FAILED (exit $(cat "$out/bench.rc"), see $out/bench.log)"
+      status=1
+    fi
+  fi
+  lines+=("$line")
+  [ -n "$details" ] && lines+=("$details")
+done
+printf '%s\n' "${lines[@]}"
+exit $status

@@ -1,0 +1,58 @@
+package dev.schedpolicy.cli;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * schedpolicy run with a cgroup policy, as a real process. On cgroup v2 such a launch goes through the park shim
+ * ({@code sh}), where a missing command used to surface as the shell's raw "exec: ...: not found"; it must read
+ * as without a cgroup policy, on every layout.
+ */
+@EnabledOnOs(OS.LINUX)
+@Tag("kernel")
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class RunUnderCgroupITest {
+    private static ProcessBuilder schedpolicy(final String... args) {
+        List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        argv.addAll(List.of(args));
+        return new ProcessBuilder(argv);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/no/such/command", "no-such-command-schedpolicy"})
+    void shouldSayCommandNotFoundUnderACgroupPolicy(final String command) throws Exception {
+        Process p = schedpolicy("run", "--cpu-quota", "50", "--", command).start();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(err).isEqualTo(127);
+        assertThat(err).contains("schedpolicy: command not found: " + command).doesNotContain("exec:");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"plain-file", ""})
+    void shouldSayNotExecutableUnderACgroupPolicy(final String name, @TempDir final Path dir) throws Exception {
+        // a file without execute bits (root may run any file with one), or a directory
+        String command = Files.writeString(dir.resolve("x" + name), "true\n").toString();
+        if (name.isEmpty()) {
+            Files.delete(Path.of(command));
+            command = Files.createDirectory(Path.of(command)).toString();
+        }
+        Process p = schedpolicy("run", "--cpu-weight", "50", "--", command).start();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(err).isEqualTo(126);
+        assertThat(err).contains("schedpolicy: command not executable: " + command);
+    }
+}
