@@ -74,7 +74,7 @@ for config in "${configs[@]}"; do
     status=1
     [ "$run" = 0 ] && line="$line; no test ran, see $out/maven.log"
   fi
-  [ -f "$out/jvm-crash" ] && line="$line; rerun after a JVM crash under emulation ($(cut -c1-160 "$out/jvm-crash"))"
+  [ -f "$out/jvm-crash" ] && line="$line; rerun after JVM crashes under emulation ($(cut -c1-160 "$out/jvm-crash"))"
   if [ -f "$out/bench.rc" ]; then
     # completed, its cgroup rows ran in launch groups, and those groups hold cpu.max / cpu.weight / cpu.idle
     g=$out/bench-groups.txt
