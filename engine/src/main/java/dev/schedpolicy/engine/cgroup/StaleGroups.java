@@ -38,6 +38,11 @@ final class StaleGroups {
         if (creator.isEmpty() || ProcessHandle.of(creator.getAsLong()).isPresent()) {
             return false;
         }
-        return files.readIds(child.resolve("cgroup.procs")).isEmpty() && files.childDirs(child).isEmpty();
+        try {
+            return files.readIds(child.resolve("cgroup.procs")).isEmpty() && files.childDirs(child).isEmpty();
+        } catch (CgroupException e) {
+            // another engine sharing the parent swept it between our listing and this read: gone, so not ours to remove
+            return false;
+        }
     }
 }

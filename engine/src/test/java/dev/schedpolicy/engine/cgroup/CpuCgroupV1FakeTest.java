@@ -166,6 +166,17 @@ class CpuCgroupV1FakeTest {
     }
 
     @Test
+    void shouldPassOverAGroupThatAnotherSweeperRemovesMidway() throws IOException {
+        long dead = deadPid();
+        Path vanishing = mkdirFake("schedpolicy-" + dead + "-0");
+        Path stale = mkdirFake("schedpolicy-" + dead + "-1");
+        // the other engine's rmdir lands between our listing and our read: its cgroup.procs is gone
+        Files.delete(vanishing.resolve("cgroup.procs"));
+
+        assertThat(tree.system().sweepStale(cpuRoot)).containsExactly(stale);
+    }
+
+    @Test
     void shouldSayWhyAProcessCannotBePlaced() throws IOException {
         CgroupFiles refusing = new FakeKernfs(cpuRoot, cpuacctRoot, null) {
             @Override
