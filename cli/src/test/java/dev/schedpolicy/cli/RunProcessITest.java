@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @EnabledOnOs(OS.LINUX)
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class RunProcessITest {
-    private static ProcessBuilder schedpolicy(final String... args) {
+    /** The CLI as its own JVM on the test classpath. */
+    static ProcessBuilder schedpolicy(final String... args) {
         List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), Main.class.getName()));
         argv.addAll(List.of(args));

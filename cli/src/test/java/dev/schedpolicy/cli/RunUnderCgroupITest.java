@@ -11,8 +11,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,17 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Tag("kernel")
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class RunUnderCgroupITest {
-    private static ProcessBuilder schedpolicy(final String... args) {
-        List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
-        argv.addAll(List.of(args));
-        return new ProcessBuilder(argv);
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"/no/such/command", "no-such-command-schedpolicy"})
     void shouldSayCommandNotFoundUnderACgroupPolicy(final String command) throws Exception {
-        Process p = schedpolicy("run", "--cpu-quota", "50", "--", command).start();
+        Process p = RunProcessITest.schedpolicy("run", "--cpu-quota", "50", "--", command).start();
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor()).as(err).isEqualTo(127);
         assertThat(err).contains("schedpolicy: command not found: " + command).doesNotContain("exec:");
@@ -50,7 +41,7 @@ class RunUnderCgroupITest {
             Files.delete(Path.of(command));
             command = Files.createDirectory(Path.of(command)).toString();
         }
-        Process p = schedpolicy("run", "--cpu-weight", "50", "--", command).start();
+        Process p = RunProcessITest.schedpolicy("run", "--cpu-weight", "50", "--", command).start();
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor()).as(err).isEqualTo(126);
         assertThat(err).contains("schedpolicy: command not executable: " + command);
