@@ -3,32 +3,42 @@ package dev.schedpolicy.cli;
 import dev.schedpolicy.engine.launch.PolicyApplyException;
 import dev.schedpolicy.engine.policy.InvalidPolicyException;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 
-/** The {@code schedpolicy} command. */
-@Command(name = "schedpolicy", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        description = "Run patient work (builds) under lowered Linux CPU and I/O priority beside time-critical work "
-                + "(tests), and measure how much it still interferes.",
-        exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:success (run: the command's own status)", "2:usage error", "3:bench: stopped early, partial results saved",
-                "125:the policy could not be applied; the command did not run",
-                "126:command not executable", "127:command not found", "128+N:the command died from signal N"})
+/** The {@code schedpolicy} command; declared in code, not with annotations, for the reason given in {@link RunCommand}. */
 public final class Main implements Runnable {
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+    private final CommandSpec spec = CommandSpec.wrapWithoutInspection(this);
+
+    private Main() {
+        Map<String, String> exitCodes = new LinkedHashMap<>();
+        exitCodes.put("0", "success (run: the command's own status)");
+        exitCodes.put("2", "usage error");
+        exitCodes.put("3", "bench: stopped early, partial results saved");
+        exitCodes.put("125", "the policy could not be applied; the command did not run");
+        exitCodes.put("126", "command not executable");
+        exitCodes.put("127", "command not found");
+        exitCodes.put("128+N", "the command died from signal N");
+        spec.name("schedpolicy").versionProvider(new Version());
+        spec.usageMessage()
+                .description("Run patient work (builds) under lowered Linux CPU and I/O priority beside time-critical work "
+                        + "(tests), and measure how much it still interferes.")
+                .exitCodeListHeading("%nExit codes:%n")
+                .exitCodeList(exitCodes);
+        HelpOptions.addTo(spec);
+    }
 
     /** The subcommands, built only when needed: picocli's model of each costs start-up time. */
     private static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
 
     private static Map<String, Supplier<Object>> subcommands() {
         Map<String, Supplier<Object>> m = new LinkedHashMap<>();
-        m.put("run", RunCommand::new);
-        m.put("probe", ProbeCommand::new);
+        m.put("run", () -> new RunCommand().spec());
+        m.put("probe", ProbeCommand::commandLine);
         m.put("bench", BenchCommand::new);
         m.put("setup", SetupCommand::new);
         m.put("help", CommandLine.HelpCommand::new);
@@ -36,12 +46,13 @@ public final class Main implements Runnable {
     }
 
     public static void main(final String[] args) {
+        BundledJna.use();
         System.exit(commandLine(args).execute(args));
     }
 
     /** The configured command line with every subcommand; tests, help and the doc generators use it. */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new Main());
+        CommandLine cl = new CommandLine(new Main().spec);
         SUBCOMMANDS.forEach((name, command) -> cl.addSubcommand(name, command.get()));
         return withHandlers(cl);
     }
@@ -54,7 +65,7 @@ public final class Main implements Runnable {
         if (args.length == 0 || !SUBCOMMANDS.containsKey(args[0]) || args[0].equals("help")) {
             return commandLine();
         }
-        return withHandlers(new CommandLine(new Main()).addSubcommand(args[0], SUBCOMMANDS.get(args[0]).get()));
+        return withHandlers(new CommandLine(new Main().spec).addSubcommand(args[0], SUBCOMMANDS.get(args[0]).get()));
     }
 
     /** Set last: picocli gives a setting to the subcommands present when it is set. */

@@ -6,52 +6,86 @@ import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.policy.Policy;
 import dev.schedpolicy.engine.policy.PolicyLimits;
 import dev.schedpolicy.engine.policy.StructuredPolicy;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The policy options of run and probe, turned into one engine {@link Policy} and launch configuration. A plain
- * mixin, not an argument group: picocli then refuses a repeated option with its own clear message.
+ * The policy options of run and probe, turned into one engine {@link Policy} and launch configuration. Declared
+ * in code, not with picocli annotations, because they are on run's start-up path (see {@link RunCommand}). Plain
+ * options, not an argument group: picocli then refuses a repeated option with its own clear message.
  */
 final class PolicyOptions {
-    @Option(names = "--policy", paramLabel = "POLICY",
-            description = "normal, batch or idle, or the compact form, e.g. batch+nice19 or nice10+io-idle+quota50")
-    String policy;
+    private String policy;
+    private Integer nice;
+    private String io;
+    private Integer cpuQuota;
+    private Integer cpuWeight;
+    private boolean cpuIdle;
+    private String cpus;
+    private String onUnsupported;
+    private boolean allowRaise;
+    private String cgroupParent;
 
-    @Option(names = "--nice", paramLabel = "N", converter = AsciiInteger.class,
-            description = "nice value 0..19 (19 is the lowest priority), never below the caller's own")
-    Integer nice;
+    private PolicyOptions() {
+    }
 
-    @Option(names = "--io", paramLabel = "CLASS", description = "I/O priority: idle or be:N with N 4..7 (7 lowest)")
-    String io;
+    /** Adds the policy options to {@code spec}. */
+    static void declare(final CommandSpec spec) {
+        spec.addOption(text("--policy", "POLICY",
+                "normal, batch or idle, or the compact form, e.g. batch+nice19 or nice10+io-idle+quota50"));
+        spec.addOption(number("--nice", "N", "nice value 0..19 (19 is the lowest priority), never below the caller's own"));
+        spec.addOption(text("--io", "CLASS", "I/O priority: idle or be:N with N 4..7 (7 lowest)"));
+        spec.addOption(number("--cpu-quota", "PCT", "cgroup CPU quota in percent of one CPU, e.g. 50 or 150"));
+        spec.addOption(number("--cpu-weight", "W", "cgroup CPU weight 1..10000 (100 is the default)"));
+        spec.addOption(flag("--cpu-idle", "put the command in a cgroup with cpu.idle=1"));
+        spec.addOption(text("--cpus", "LIST", "CPU affinity, as in taskset -c: 0, 0-1, 0,2-3"));
+        spec.addOption(text("--on-unsupported", "fail|warn",
+                "what to do when part of the policy cannot be applied here (default: fail)"));
+        spec.addOption(flag("--allow-raise",
+                "allow realtime classes, negative nice, raised I/O priority and more than the caller has (root only)"));
+        spec.addOption(text("--cgroup-parent", "DIR",
+                "cgroup directory to create launch groups under (default: this process's own cpu cgroup)"));
+    }
 
-    @Option(names = "--cpu-quota", paramLabel = "PCT", converter = AsciiInteger.class,
-            description = "cgroup CPU quota in percent of one CPU, e.g. 50 or 150")
-    Integer cpuQuota;
+    /** The values parsed into the options {@link #declare} added to {@code spec}. */
+    static PolicyOptions parsed(final CommandSpec spec) {
+        PolicyOptions o = new PolicyOptions();
+        o.policy = value(spec, "--policy");
+        o.nice = value(spec, "--nice");
+        o.io = value(spec, "--io");
+        o.cpuQuota = value(spec, "--cpu-quota");
+        o.cpuWeight = value(spec, "--cpu-weight");
+        o.cpuIdle = isSet(spec, "--cpu-idle");
+        o.cpus = value(spec, "--cpus");
+        o.onUnsupported = value(spec, "--on-unsupported");
+        o.allowRaise = isSet(spec, "--allow-raise");
+        o.cgroupParent = value(spec, "--cgroup-parent");
+        return o;
+    }
 
-    @Option(names = "--cpu-weight", paramLabel = "W", converter = AsciiInteger.class,
-            description = "cgroup CPU weight 1..10000 (100 is the default)")
-    Integer cpuWeight;
+    static OptionSpec text(final String name, final String label, final String description) {
+        return OptionSpec.builder(name).paramLabel(label).type(String.class).description(description).build();
+    }
 
-    @Option(names = "--cpu-idle", description = "put the command in a cgroup with cpu.idle=1")
-    boolean cpuIdle;
+    static OptionSpec flag(final String name, final String description) {
+        return OptionSpec.builder(name).type(boolean.class).description(description).build();
+    }
 
-    @Option(names = "--cpus", paramLabel = "LIST", description = "CPU affinity, as in taskset -c: 0, 0-1, 0,2-3")
-    String cpus;
+    private static OptionSpec number(final String name, final String label, final String description) {
+        return OptionSpec.builder(name).paramLabel(label).type(Integer.class).converters(new AsciiInteger())
+                .description(description).build();
+    }
 
-    @Option(names = "--on-unsupported", paramLabel = "fail|warn",
-            description = "what to do when part of the policy cannot be applied here (default: fail)")
-    String onUnsupported;
+    static <T> T value(final CommandSpec spec, final String name) {
+        return spec.findOption(name).getValue();
+    }
 
-    @Option(names = "--allow-raise",
-            description = "allow realtime classes, negative nice, raised I/O priority and more than the caller has (root only)")
-    boolean allowRaise;
-
-    @Option(names = "--cgroup-parent", paramLabel = "DIR",
-            description = "cgroup directory to create launch groups under (default: this process's own cpu cgroup)")
-    String cgroupParent;
+    static boolean isSet(final CommandSpec spec, final String name) {
+        return Boolean.TRUE.equals(spec.findOption(name).getValue());
+    }
 
     /** Whether any policy option was given. */
     boolean given() {

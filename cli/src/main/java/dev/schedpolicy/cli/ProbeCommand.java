@@ -16,8 +16,8 @@ import dev.schedpolicy.engine.scenario.ScenarioCatalog;
 import dev.schedpolicy.engine.probe.AgentAdvice;
 import dev.schedpolicy.engine.probe.ProbeReport;
 import dev.schedpolicy.engine.probe.Recommendation;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -41,10 +41,6 @@ public final class ProbeCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print the report as JSON")
     boolean json;
 
-    /** The same options as run: a policy given here is tried exactly as run would apply it. */
-    @Mixin
-    PolicyOptions options;
-
     @Option(names = "--recommend", description = "also run a short topology benchmark (about a minute) that checks the"
             + " recommended policy beside default and idle in this machine's topology and in other-cgroup")
     boolean recommend;
@@ -53,8 +49,16 @@ public final class ProbeCommand implements Callable<Integer> {
             + " (default: schedpolicy.idle at the top of the cpu cgroup hierarchy)")
     Path idleParent;
 
+    /** probe's model: its annotated options, plus run's policy options (a policy given here is tried exactly as run would apply it). */
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new ProbeCommand());
+        PolicyOptions.declare(cl.getCommandSpec());
+        return cl;
+    }
+
     @Override
     public Integer call() throws IOException {
+        PolicyOptions options = PolicyOptions.parsed(spec);
         Policy checked = options.given() ? options.toPolicy() : null;
         LaunchConfig config = options.launchConfig();
         AgentAdvice advice = AgentAdvice.gather(options.cgroupParent(), Optional.ofNullable(idleParent));

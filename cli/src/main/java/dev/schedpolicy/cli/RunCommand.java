@@ -4,45 +4,51 @@ import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.launch.PolicedProcess;
 import dev.schedpolicy.engine.launch.PolicyThreadLauncher;
 import dev.schedpolicy.engine.policy.Policy;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code schedpolicy run [options] -- COMMAND [ARGS...]}. */
-@Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Run COMMAND so that its first instruction, and every process it starts, runs",
-                "under the policy.",
-                "Options end at COMMAND. stdin, stdout and stderr are the command's own;",
-                "signals sent to schedpolicy are forwarded. The exit status is the command's",
-                "(128+N when it died from signal N); 125 only when the policy could not be",
-                "applied, and then the command did not run. The command never gets a higher",
-                "priority than its caller has, unless root passes --allow-raise."},
-        footer = {"%nExamples:", "  schedpolicy run --policy idle -- make -j8",
-                "  schedpolicy run --policy batch --nice 19 --io idle -- ./gradlew build",
-                "  schedpolicy run --cpu-quota 50 --verify -- cc -O2 big.c"})
+/**
+ * {@code schedpolicy run [options] -- COMMAND [ARGS...]}. Its model is declared in code rather than with picocli
+ * annotations: on a fresh JVM the JDK generates a proxy class for each annotation type it reads (Command, Option,
+ * Parameters, Mixin, Spec and their meta-annotations), which cost about 25 ms of a 125 ms {@code run}
+ * (docs/startup.md). The commands off the wrapper's hot path keep their annotations.
+ */
 public final class RunCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+    private final CommandSpec spec = CommandSpec.wrapWithoutInspection(this);
 
-    @Mixin
-    PolicyOptions options;
+    RunCommand() {
+        spec.usageMessage()
+                .description("Run COMMAND so that its first instruction, and every process it starts, runs",
+                        "under the policy.",
+                        "Options end at COMMAND. stdin, stdout and stderr are the command's own;",
+                        "signals sent to schedpolicy are forwarded. The exit status is the command's",
+                        "(128+N when it died from signal N); 125 only when the policy could not be",
+                        "applied, and then the command did not run. The command never gets a higher",
+                        "priority than its caller has, unless root passes --allow-raise.")
+                .footer("%nExamples:", "  schedpolicy run --policy idle -- make -j8",
+                        "  schedpolicy run --policy batch --nice 19 --io idle -- ./gradlew build",
+                        "  schedpolicy run --cpu-quota 50 --verify -- cc -O2 big.c");
+        HelpOptions.addTo(spec);
+        PolicyOptions.declare(spec);
+        spec.addOption(PolicyOptions.flag("--verify", "print what the kernel reports for the command (on stderr)"));
+        spec.addPositional(PositionalParamSpec.builder().paramLabel("COMMAND").arity("1..*").required(true).type(List.class)
+                .auxiliaryTypes(String.class).description("the command and its arguments (a -- before it is optional)").build());
+    }
 
-    @Option(names = "--verify", description = "print what the kernel reports for the command (on stderr)")
-    boolean verify;
-
-    @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "the command and its arguments (a -- before it is optional)")
-    List<String> command;
+    /** The model to add as the {@code run} subcommand. */
+    CommandSpec spec() {
+        return spec;
+    }
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        PolicyOptions options = PolicyOptions.parsed(spec);
+        List<String> command = spec.positionalParameters().get(0).getValue();
         Policy policy = options.toPolicy();
         LaunchConfig config = options.launchConfig();
         PrintWriter err = spec.commandLine().getErr();
@@ -52,12 +58,12 @@ public final class RunCommand implements Callable<Integer> {
             try {
                 launched = new PolicyThreadLauncher(config).start(builder, policy);
             } catch (IOException e) {
-                return reportStartFailure(e, err);
+                return reportStartFailure(command.get(0), e, err);
             }
             try (PolicedProcess p = launched) {
                 forwarder.forwardTo(p.pid());
                 p.warnings().forEach(w -> err.println("schedpolicy: warning: " + w));
-                if (verify) {
+                if (PolicyOptions.isSet(spec, "--verify")) {
                     err.println("schedpolicy: kernel reports " + p.applied().describe());
                 }
                 err.flush();
@@ -66,8 +72,8 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private int reportStartFailure(final IOException e, final PrintWriter err) {
-        StartFailure failure = StartFailure.of(command.get(0), e);
+    private static int reportStartFailure(final String command, final IOException e, final PrintWriter err) {
+        StartFailure failure = StartFailure.of(command, e);
         err.println("schedpolicy: " + failure.message());
         return failure.exitCode();
     }

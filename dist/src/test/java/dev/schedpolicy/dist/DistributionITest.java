@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -64,6 +65,22 @@ class DistributionITest {
         assertThat(r.code).isEqualTo(3);
         assertThat(r.out).isEqualTo("out\n");
         assertThat(r.err).contains("err\n", "class batch, nice 7");
+    }
+
+    @Test
+    void shouldLoadJnasNativeLibraryInPlaceInsteadOfCopyingItOutOfTheJar() throws Exception {
+        assertThat(home.resolve("lib/jna/linux-x86-64/libjnidispatch.so")).isRegularFile();
+        assertThat(home.resolve("lib/jna/linux-aarch64/libjnidispatch.so")).isRegularFile();
+        Map<String, String> env = new HashMap<>(cache());
+        env.put("SCHEDPOLICY_JAVA_OPTS", "-Djna.debug_load.jna=true");
+        Result r = run(List.of(home.resolve("bin/schedpolicy").toString(), "run", "--policy", "nice3", "--", "true"), env);
+        assertThat(r.code).as(r.err).isZero();
+        // JNA's own log of where it found the library; a copy out of the jar would be "Found library resource at"
+        assertThat(r.err).doesNotContain("Found library resource");
+        String found = r.err.lines().filter(l -> l.contains("Found jnidispatch at ")).findFirst().orElseThrow();
+        Path loaded = Path.of(found.substring(found.indexOf(" at ") + 4)).normalize();
+        assertThat(loaded.getParent().getParent()).isEqualTo(home.resolve("lib/jna"));
+        assertThat(loaded.getFileName()).hasToString("libjnidispatch.so");
     }
 
     /** A private cache, so the first run's class-data archive is made here and nowhere in the user's home. */
