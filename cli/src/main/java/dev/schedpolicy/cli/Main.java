@@ -29,7 +29,7 @@ public final class Main implements Runnable {
                         + "(tests), and measure how much it still interferes.")
                 .exitCodeListHeading("%nExit codes:%n")
                 .exitCodeList(exitCodes);
-        HelpOptions.addTo(spec);
+        CodedOptions.addStandardHelp(spec);
     }
 
     /** The subcommands, built only when needed: picocli's model of each costs start-up time. */

@@ -7,10 +7,15 @@ import dev.schedpolicy.engine.policy.Policy;
 import dev.schedpolicy.engine.policy.PolicyLimits;
 import dev.schedpolicy.engine.policy.StructuredPolicy;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
 
 import java.nio.file.Path;
 import java.util.Optional;
+
+import static dev.schedpolicy.cli.CodedOptions.flag;
+import static dev.schedpolicy.cli.CodedOptions.isSet;
+import static dev.schedpolicy.cli.CodedOptions.number;
+import static dev.schedpolicy.cli.CodedOptions.text;
+import static dev.schedpolicy.cli.CodedOptions.value;
 
 /**
  * The policy options of run and probe, turned into one engine {@link Policy} and launch configuration. Declared
@@ -64,27 +69,6 @@ final class PolicyOptions {
         o.allowRaise = isSet(spec, "--allow-raise");
         o.cgroupParent = value(spec, "--cgroup-parent");
         return o;
-    }
-
-    static OptionSpec text(final String name, final String label, final String description) {
-        return OptionSpec.builder(name).paramLabel(label).type(String.class).description(description).build();
-    }
-
-    static OptionSpec flag(final String name, final String description) {
-        return OptionSpec.builder(name).type(boolean.class).description(description).build();
-    }
-
-    private static OptionSpec number(final String name, final String label, final String description) {
-        return OptionSpec.builder(name).paramLabel(label).type(Integer.class).converters(new AsciiInteger())
-                .description(description).build();
-    }
-
-    static <T> T value(final CommandSpec spec, final String name) {
-        return spec.findOption(name).getValue();
-    }
-
-    static boolean isSet(final CommandSpec spec, final String name) {
-        return Boolean.TRUE.equals(spec.findOption(name).getValue());
     }
 
     /** Whether any policy option was given. */

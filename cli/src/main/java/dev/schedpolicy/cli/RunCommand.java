@@ -33,9 +33,9 @@ public final class RunCommand implements Callable<Integer> {
                 .footer("%nExamples:", "  schedpolicy run --policy idle -- make -j8",
                         "  schedpolicy run --policy batch --nice 19 --io idle -- ./gradlew build",
                         "  schedpolicy run --cpu-quota 50 --verify -- cc -O2 big.c");
-        HelpOptions.addTo(spec);
+        CodedOptions.addStandardHelp(spec);
         PolicyOptions.declare(spec);
-        spec.addOption(PolicyOptions.flag("--verify", "print what the kernel reports for the command (on stderr)"));
+        spec.addOption(CodedOptions.flag("--verify", "print what the kernel reports for the command (on stderr)"));
         spec.addPositional(PositionalParamSpec.builder().paramLabel("COMMAND").arity("1..*").required(true).type(List.class)
                 .auxiliaryTypes(String.class).description("the command and its arguments (a -- before it is optional)").build());
     }
@@ -63,7 +63,7 @@ public final class RunCommand implements Callable<Integer> {
             try (PolicedProcess p = launched) {
                 forwarder.forwardTo(p.pid());
                 p.warnings().forEach(w -> err.println("schedpolicy: warning: " + w));
-                if (PolicyOptions.isSet(spec, "--verify")) {
+                if (CodedOptions.isSet(spec, "--verify")) {
                     err.println("schedpolicy: kernel reports " + p.applied().describe());
                 }
                 err.flush();

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
  * Signals as a terminal user and a supervisor send them. The terminal cases run schedpolicy in a real pty
@@ -67,6 +68,7 @@ class WrapperSignalsITest {
 
     @Test
     void shouldLetCtrlCInATerminalStopTheCommand() throws Exception {
+        assumeFalse(RunProcessITest.sigintIgnoredHere(), RunProcessITest.SIGINT_IGNORED);
         CliRunner.Result r = inTerminal('\u0003', "--policy", "idle");
 
         assertThat(r.out()).contains("ready").doesNotContain("survived");
