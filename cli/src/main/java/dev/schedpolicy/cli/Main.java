@@ -46,7 +46,7 @@ public final class Main implements Runnable {
     }
 
     public static void main(final String[] args) {
-        BundledJna.use();
+        JnaStartup.configure();
         System.exit(commandLine(args).execute(args));
     }
 

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The tarball as a user gets it: unpacked elsewhere, started through bin/schedpolicy, nothing else from the build. */
 @EnabledOnOs(OS.LINUX)
@@ -81,6 +82,19 @@ class DistributionITest {
         Path loaded = Path.of(found.substring(found.indexOf(" at ") + 4)).normalize();
         assertThat(loaded.getParent().getParent()).isEqualTo(home.resolve("lib/jna"));
         assertThat(loaded.getFileName()).hasToString("libjnidispatch.so");
+    }
+
+    @Test
+    void shouldNotRunLdconfigOnEveryStart() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/strace")), "needs strace (.ci/run installs it)");
+        Path trace = root.resolve("execve.txt");
+        Result r = run(List.of("/usr/bin/strace", "-f", "-qq", "-e", "trace=execve", "-o", trace.toString(),
+                home.resolve("bin/schedpolicy").toString(), "run", "--policy", "nice2", "--", "true"), cache());
+        assertThat(r.code).as(r.err).isZero();
+        List<String> programs = Files.readAllLines(trace).stream().filter(l -> l.contains("execve(\""))
+                .map(l -> l.substring(l.indexOf("execve(\"") + 8, l.indexOf('"', l.indexOf("execve(\"") + 8))).toList();
+        // before JnaStartup, JNA ran /sbin/ldconfig -p (through the JDK's jspawnhelper) on every start
+        assertThat(programs).anyMatch(p -> p.endsWith("/true")).noneMatch(p -> p.contains("ldconfig"));
     }
 
     /** A private cache, so the first run's class-data archive is made here and nowhere in the user's home. */
