@@ -1,5 +1,6 @@
 package dev.schedpolicy.cli;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -33,9 +34,26 @@ class RunProcessITest {
         return new ProcessBuilder(argv);
     }
 
+    private final List<Process> launched = new ArrayList<>();
+
+    /** Starts the CLI and remembers it, so that a failed assertion leaves no wrapper or command running. */
+    private Process launch(final String... args) throws IOException {
+        Process p = schedpolicy(args).start();
+        launched.add(p);
+        return p;
+    }
+
+    @AfterEach
+    void stopWhatIsStillRunning() {
+        for (Process p : launched) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+    }
+
     @Test
     void shouldPassStdinStdoutAndStderrThroughUntouched() throws Exception {
-        Process p = schedpolicy("run", "--policy", "batch+nice19", "--", "sh", "-c", "cat; echo to-stderr >&2").start();
+        Process p = launch("run", "--policy", "batch+nice19", "--", "sh", "-c", "cat; echo to-stderr >&2");
         byte[] input = "line one\n\u00e9\u00e8 binary \u0001\u0002\nlast".getBytes(StandardCharsets.UTF_8);
         try (OutputStream in = p.getOutputStream()) {
             in.write(input);
@@ -47,8 +65,8 @@ class RunProcessITest {
 
     @Test
     void shouldForwardSigtermAndReturnTheCommandsOwnStatus() throws Exception {
-        Process p = schedpolicy("run", "--policy", "idle", "--", "sh", "-c",
-                "trap 'echo got-term; exit 7' TERM; echo ready; while :; do sleep 0.05; done").start();
+        Process p = launch("run", "--policy", "idle", "--", "sh", "-c",
+                "trap 'echo got-term; exit 7' TERM; echo ready; while :; do sleep 0.05; done");
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         assertThat(out.readLine()).isEqualTo("ready");
         new ProcessBuilder("kill", "-TERM", String.valueOf(p.pid())).start().waitFor();
@@ -73,7 +91,7 @@ class RunProcessITest {
     @Test
     void shouldForwardSigintWhenNotInATerminalForeground() throws Exception {
         assumeFalse(sigintIgnoredHere(), SIGINT_IGNORED);
-        Process p = schedpolicy("run", "--", "sh", "-c", "trap 'exit 9' INT; echo ready; while :; do sleep 0.05; done").start();
+        Process p = launch("run", "--", "sh", "-c", "trap 'exit 9' INT; echo ready; while :; do sleep 0.05; done");
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         assertThat(out.readLine()).isEqualTo("ready");
         new ProcessBuilder("kill", "-INT", String.valueOf(p.pid())).start().waitFor();
@@ -83,15 +101,14 @@ class RunProcessITest {
 
     @Test
     void shouldExitWith128PlusSignalWhenTheCommandDiesFromASignal() throws Exception {
-        Process p = schedpolicy("run", "--nice", "5", "--", "sh", "-c", "kill -KILL $$").start();
+        Process p = launch("run", "--nice", "5", "--", "sh", "-c", "kill -KILL $$");
         assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).isEqualTo(128 + 9);
     }
 
     @Test
     void shouldPrintWhatTheKernelReportsOnStderrWithVerify() throws Exception {
-        Process p = schedpolicy("run", "--policy", "batch", "--nice", "12", "--io", "be:6", "--verify", "--", "sleep", "0.3")
-                .start();
+        Process p = launch("run", "--policy", "batch", "--nice", "12", "--io", "be:6", "--verify", "--", "sleep", "0.3");
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor()).isZero();
         assertThat(err).contains("class batch, nice 12, io be:6");
