@@ -1,5 +1,6 @@
 package dev.schedpolicy.cli;
 
+import dev.schedpolicy.engine.proc.ProcFs;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -11,10 +12,9 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,10 +28,7 @@ class RunProcessITest {
 
     /** The CLI as its own JVM on the test classpath. */
     static ProcessBuilder schedpolicy(final String... args) {
-        List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
-        argv.addAll(List.of(args));
-        return new ProcessBuilder(argv);
+        return new ProcessBuilder(CliRunner.local().schedpolicy(args));
     }
 
     private final List<Process> launched = new ArrayList<>();
@@ -80,10 +77,9 @@ class RunProcessITest {
      * the CLI and its command then inherit that on purpose (an ignored signal stays ignored across exec), so no
      * SIGINT test can show forwarding or Ctrl-C here.
      */
-    static boolean sigintIgnoredHere() throws IOException {
-        String ignored = Files.readString(Path.of("/proc/self/status")).lines().filter(l -> l.startsWith("SigIgn:"))
-                .findFirst().orElseThrow().substring("SigIgn:".length()).trim();
-        return (Long.parseUnsignedLong(ignored, 16) & (1L << (SIGINT - 1))) != 0;
+    static boolean sigintIgnoredHere() {
+        long ignored = ProcFs.system().signalSet(ProcessHandle.current().pid(), OptionalLong.empty(), "SigIgn").orElseThrow();
+        return (ignored & (1L << (SIGINT - 1))) != 0;
     }
 
     static final String SIGINT_IGNORED = "SIGINT is ignored in this test JVM (inherited from nohup or a background start)";
