@@ -1,0 +1,87 @@
+# Helpers of the live suite (sourced by suite.sh): HTTP as a user's client speaks it (session cookie, crumb),
+# jobs from config XML, builds waited for, pass/fail lines. Needs J (Jenkins URL), OUT (output folder).
+
+PASSED=0 FAILED=0
+FAILURES=()
+
+pass() { PASSED=$((PASSED + 1)); echo "PASS  $*"; }
+fail() { FAILED=$((FAILED + 1)); FAILURES+=("$*"); echo "FAIL  $*"; }
+# check DESCRIPTION COMMAND...: PASS when the command succeeds
+check() { local what=$1; shift; if "$@" >>"$OUT/checks.log" 2>&1; then pass "$what"; else fail "$what"; fi; }
+note() { echo "      $*"; }
+
+jcurl() { curl -sS --max-time 120 -b "$OUT/cookies" -c "$OUT/cookies" "$@"; }
+crumb() {
+  if [ -z "${CRUMB:-}" ]; then
+    local json; json=$(jcurl "$J/crumbIssuer/api/json")
+    CRUMB="$(sed 's/.*"crumbRequestField":"\([^"]*\)".*/\1/' <<<"$json"):$(sed 's/.*"crumb":"\([^"]*\)".*/\1/' <<<"$json")"
+  fi
+  echo "$CRUMB"
+}
+jpost() { local path=$1; shift; jcurl -H "$(crumb)" -X POST "$@" "$J/$path"; }
+# http_status METHOD PATH: the status code only
+http_status() { jcurl -o /dev/null -w '%{http_code}' -H "$(crumb)" -X "$1" "$J/$2"; }
+
+xml_escape() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'; }
+
+# create_job NAME < config.xml (replaces a job of that name)
+create_job() {
+  local name=$1 xml; xml=$(cat)
+  if [ "$(jcurl -o /dev/null -w '%{http_code}' "$J/job/$name/api/json")" = 200 ]; then
+    jpost "job/$name/config.xml" -H 'Content-Type: application/xml' --data-binary "$xml" -o /dev/null
+  else
+    jpost "createItem?name=$name" -H 'Content-Type: application/xml' --data-binary "$xml" -o /dev/null
+  fi
+}
+# pipeline_job NAME < groovy
+pipeline_job() {
+  local name=$1 script; script=$(xml_escape)
+  create_job "$name" <<EOF
+<flow-definition plugin="workflow-job"><description>live suite</description>
+<definition class="org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition" plugin="workflow-cps"><script>$script</script><sandbox>true</sandbox></definition>
+</flow-definition>
+EOF
+}
+
+# start_build NAME: queues a build and prints its number once it left the queue
+start_build() {
+  local name=$1 headers item number
+  headers=$(jpost "job/$name/build?delay=0sec" -D - -o /dev/null)
+  item=$(tr -d '\r' <<<"$headers" | sed -n 's|^[Ll]ocation: .*/queue/item/\([0-9]*\)/.*|\1|p')
+  [ -n "$item" ] || { echo "no queue item for $name: $headers" >&2; return 1; }
+  for _ in $(seq 600); do
+    number=$(jcurl "$J/queue/item/$item/api/json" | sed -n 's/.*"executable":{[^}]*"number":\([0-9]*\).*/\1/p')
+    [ -n "$number" ] && { echo "$number"; return 0; }
+    sleep 0.2
+  done
+  echo "build of $name stayed in the queue" >&2; return 1
+}
+# wait_build NAME N [SECONDS]: waits until the build finished, prints its result
+wait_build() {
+  local name=$1 n=$2 limit=${3:-300} json
+  for _ in $(seq $((limit * 5))); do
+    json=$(jcurl "$J/job/$name/$n/api/json?tree=building,result")
+    if grep -q '"building":false' <<<"$json"; then sed -n 's/.*"result":"\{0,1\}\([A-Z_]*\).*/\1/p' <<<"$json"; return 0; fi
+    sleep 0.2
+  done
+  echo "TIMEOUT"
+}
+# run_build NAME [SECONDS]: build, wait; sets BUILD (number), RESULT, CONSOLE (file)
+run_build() {
+  BUILD=$(start_build "$1") || { RESULT=NOT_STARTED; CONSOLE=/dev/null; return 0; }
+  RESULT=$(wait_build "$1" "$BUILD" "${2:-300}")
+  CONSOLE="$OUT/console/$1-$BUILD.txt"
+  mkdir -p "$OUT/console"
+  jcurl "$J/job/$1/$BUILD/consoleText" >"$CONSOLE"
+}
+console_has() { grep -qE -- "$1" "$CONSOLE"; }
+# kernel_line TAG: the line tools/kernel-view printed for TAG in the last console
+kernel_line() { grep -E "^KERNEL $1 " "$CONSOLE" | head -1; }
+kernel_field() { kernel_line "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+
+# browser STEP...: headless Chromium driven over DevTools (Browser.java)
+browser() { java "$LIVE/Browser.java" "$@"; }
+shot() { browser open "$J/$1" shot "$OUT/screenshots/$2.png" >/dev/null; }
+
+# groovy SCRIPT: runs a system Groovy script (as an administrator would in the script console)
+groovy() { jpost scriptText --data-urlencode "script=$1"; }
