@@ -5,6 +5,7 @@ import dev.schedpolicy.engine.agent.PolicyForms;
 import dev.schedpolicy.engine.policy.InvalidPolicyException;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
+import hudson.AbortException;
 import hudson.Extension;
 import hudson.model.Describable;
 import hudson.model.Descriptor;
@@ -51,6 +52,15 @@ public final class PolicyFields implements Describable<PolicyFields>, Serializab
             toCompact();
         } catch (InvalidPolicyException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /** {@link #toCompact()}, or the engine's words on what is allowed as the build's one error line. */
+    String compactOrAbort(final String stepName) throws AbortException {
+        try {
+            return toCompact();
+        } catch (InvalidPolicyException e) {
+            throw new AbortException("[schedpolicy] " + stepName + ": " + e.getMessage());
         }
     }
 

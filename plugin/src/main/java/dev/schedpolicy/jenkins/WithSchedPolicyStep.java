@@ -43,7 +43,6 @@ public class WithSchedPolicyStep extends Step {
     @DataBoundConstructor
     public WithSchedPolicyStep(@CheckForNull final String policy) {
         fields.policy = PolicyFields.blankToNull(policy);
-        fields.validate();
     }
 
     public String getPolicy() {
@@ -57,7 +56,6 @@ public class WithSchedPolicyStep extends Step {
     @DataBoundSetter
     public void setNice(final Integer nice) {
         fields.nice = nice;
-        fields.validate();
     }
 
     public String getIo() {
@@ -68,7 +66,6 @@ public class WithSchedPolicyStep extends Step {
     @DataBoundSetter
     public void setIo(final String io) {
         fields.io = PolicyFields.blankToNull(io);
-        fields.validate();
     }
 
     public Integer getCpuQuota() {
@@ -79,7 +76,6 @@ public class WithSchedPolicyStep extends Step {
     @DataBoundSetter
     public void setCpuQuota(final Integer cpuQuota) {
         fields.cpuQuota = cpuQuota;
-        fields.validate();
     }
 
     public Integer getCpuWeight() {
@@ -89,7 +85,6 @@ public class WithSchedPolicyStep extends Step {
     @DataBoundSetter
     public void setCpuWeight(final Integer cpuWeight) {
         fields.cpuWeight = cpuWeight;
-        fields.validate();
     }
 
     public Boolean getCpuIdle() {
@@ -99,7 +94,6 @@ public class WithSchedPolicyStep extends Step {
     @DataBoundSetter
     public void setCpuIdle(final Boolean cpuIdle) {
         fields.cpuIdle = cpuIdle;
-        fields.validate();
     }
 
     public String getCpus() {
@@ -110,7 +104,6 @@ public class WithSchedPolicyStep extends Step {
     @DataBoundSetter
     public void setCpus(final String cpus) {
         fields.cpus = PolicyFields.blankToNull(cpus);
-        fields.validate();
     }
 
     public String getOnUnsupported() {
@@ -121,7 +114,6 @@ public class WithSchedPolicyStep extends Step {
     @DataBoundSetter
     public void setOnUnsupported(final String onUnsupported) {
         fields.onUnsupported = PolicyFields.blankToNull(onUnsupported);
-        fields.validate();
     }
 
     /** The requested policy in compact form, e.g. "batch+nice19+io-idle". */
@@ -129,9 +121,14 @@ public class WithSchedPolicyStep extends Step {
         return fields.toCompact();
     }
 
+    /**
+     * Bad options are rejected here rather than in the constructor or a setter: Pipeline reports an
+     * exception thrown while it binds the arguments with three nested stack traces, and an
+     * {@link AbortException} from here as one ERROR line.
+     */
     @Override
-    public StepExecution start(final StepContext context) {
-        return new Execution(context, requested());
+    public StepExecution start(final StepContext context) throws AbortException {
+        return new Execution(context, fields.compactOrAbort(KIND));
     }
 
     /**
