@@ -72,7 +72,9 @@ dir=/sys/fs/cgroup/cpu$cg
 [ -n "$cg" ] || { cg=$(sed -n 's/^0:://p' /proc/$$/cgroup); dir=/sys/fs/cgroup$cg; }
 quota=$(cat "$dir/cpu.cfs_quota_us" 2>/dev/null || cut -d' ' -f1 "$dir/cpu.max" 2>/dev/null)
 idle=$(cat "$dir/cpu.idle" 2>/dev/null)
-echo "KERNEL $tag pid=$$ policy=$policy nice=$nice io=$io cgroup=$cg quota=${quota:-none} idle=${idle:-none}"
+anc= p=$$
+while [ "${p:-0}" -gt 1 ]; do p=$(sed -n 's/^PPid:[[:space:]]*//p' /proc/$p/status 2>/dev/null); anc="$anc${anc:+,}$p"; done
+echo "KERNEL $tag pid=$$ policy=$policy nice=$nice io=$io cgroup=$cg quota=${quota:-none} idle=${idle:-none} cwd=$(pwd) ancestors=$anc"
 EOF
 chmod +x "$OUT/tools/kernel-view"
 KV="$OUT/tools/kernel-view"

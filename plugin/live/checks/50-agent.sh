@@ -1,0 +1,51 @@
+# A real inbound agent on 127.0.0.1 (agent.jar from this Jenkins, WebSocket): blocks in node('label') police
+# the agent's processes, through the engine running in the agent JVM.
+AGENT_DIR=$(mktemp -d "${TMPDIR:-/tmp}/schedpolicy-live-agent.XXXXXX")
+CLEANUPS+=("rm -rf '$AGENT_DIR'")
+# the New Node form's submission (Manage Jenkins > Nodes > New Node > Permanent Agent)
+node_json='{"name":"live-agent","nodeDescription":"live suite","numExecutors":"1","remoteFS":"'"$AGENT_DIR"'","labelString":"live","mode":"EXCLUSIVE",
+ "":["hudson.slaves.JNLPLauncher","hudson.slaves.RetentionStrategy$Always"],
+ "launcher":{"stapler-class":"hudson.slaves.JNLPLauncher","$class":"hudson.slaves.JNLPLauncher","webSocket":true},
+ "retentionStrategy":{"stapler-class":"hudson.slaves.RetentionStrategy$Always","$class":"hudson.slaves.RetentionStrategy$Always"},
+ "nodeProperties":{"stapler-class-bag":"true"},"type":"hudson.slaves.DumbSlave"}'
+jpost computer/doCreateItem --data-urlencode name=live-agent --data-urlencode type=hudson.slaves.DumbSlave \
+  --data-urlencode "json=$node_json" -o /dev/null
+jcurl -o "$AGENT_DIR/agent.jar" "$J/jnlpJars/agent.jar"
+secret=$(jcurl "$J/computer/live-agent/jenkins-agent.jnlp" | sed -n 's/.*<argument>\([0-9a-f]\{64\}\)<\/argument>.*/\1/p')
+setsid java -jar "$AGENT_DIR/agent.jar" -url "$J/" -secret "$secret" -name live-agent -webSocket -workDir "$AGENT_DIR" \
+  >"$OUT/agent.log" 2>&1 </dev/null &
+AGENT_PID=$!
+STARTED_PIDS+=("$AGENT_PID")
+for _ in $(seq 120); do
+  grep -q '"offline":false' <<<"$(jcurl "$J/computer/live-agent/api/json?tree=offline")" && break
+  sleep 0.5
+done
+check "inbound agent 'live-agent' (agent.jar from this Jenkins, WebSocket) is online" \
+  grep -q '"offline":false' <<<"$(jcurl "$J/computer/live-agent/api/json?tree=offline")"
+
+pipeline_job p-agent <<G
+node('live') {
+  withSchedPolicy(policy: 'idle', io: 'idle') { sh '$KV agent-idle' }
+  withSchedPolicy('batch+nice15') { sh '$KV agent-batch' }
+  sh '$KV agent-plain'
+}
+G
+run_build p-agent
+check "agent: the build ran on live-agent, SUCCESS" bash -c "test '$RESULT' = SUCCESS && grep -q '^Running on live-agent' '$CONSOLE'"
+check "agent: the sh ran in the agent's workspace ($AGENT_DIR)" bash -c "[[ '$(kernel_field agent-idle cwd)' == '$AGENT_DIR'/* ]]"
+check "agent: withSchedPolicy(policy: 'idle', io: 'idle') runs class idle, I/O idle there" \
+  test "$(kernel_field agent-idle policy) $(kernel_field agent-idle io)" = "5 idle"
+check "agent: withSchedPolicy('batch+nice15') runs batch, nice 15 there" \
+  test "$(kernel_field agent-batch policy) $(kernel_field agent-batch nice)" = "3 15"
+check "agent: a verified console line per policed launch" test "$(grep -c '^\[schedpolicy\] .*: pid [0-9]* verified' "$CONSOLE")" = 2
+
+# the agent's node property, through the REST API an administrator scripts with (config.xml), read back
+agent_xml=$(jcurl "$J/computer/live-agent/config.xml")
+prop='<nodeProperties><dev.schedpolicy.jenkins.SchedPolicyNodeProperty><policy>nice12</policy></dev.schedpolicy.jenkins.SchedPolicyNodeProperty></nodeProperties>'
+new_xml=$(sed -e 's|<nodeProperties/>|'"$prop"'|' -e 's|<nodeProperties>.*</nodeProperties>|'"$prop"'|' <<<"$agent_xml")
+jpost computer/live-agent/config.xml -H 'Content-Type: application/xml' --data-binary "$new_xml" -o /dev/null
+check "agent node property nice12: saved through config.xml and read back" \
+  grep -q '<policy>nice12</policy>' <<<"$(jcurl "$J/computer/live-agent/config.xml")"
+run_build p-agent
+check "agent node property nice12: a plain sh on the agent runs at nice 12, a block cannot go above it" \
+  test "$(kernel_field agent-plain nice) $(kernel_field agent-batch nice) $(kernel_field agent-idle policy)" = "12 15 5"
