@@ -31,20 +31,29 @@ final class BenchmarkExecution extends SynchronousNonBlockingStepExecution<Void>
     private final transient BenchmarkStep step;
     private transient volatile String runKey;
     private transient volatile VirtualChannel channel;
+    private transient volatile Throwable abortedBy;
 
     BenchmarkExecution(final StepContext context, final BenchmarkStep step) {
         super(context);
         this.step = step;
     }
 
-    /** An aborted build stops the benchmark on the agent too, not only the thread waiting for it here. */
+    /**
+     * An aborted build stops the benchmark on the agent too, not only the thread waiting for it here.
+     * When the agent cancelled it, {@link #run()} ends the step with {@code cause} itself once the
+     * partial report is stored: interrupting that thread (the default stop) would break the report's
+     * file write with a ClosedByInterruptException.
+     */
     @Override
     public void stop(@NonNull final Throwable cause) throws Exception {
         String key = runKey;
         VirtualChannel c = channel;
         if (key != null && c != null) {
+            abortedBy = cause;
             try {
-                c.call(new AgentCalls.CancelBenchmark(key, "the build was aborted: " + cause));
+                if (Boolean.TRUE.equals(c.call(new AgentCalls.CancelBenchmark(key, "the build was aborted: " + cause)))) {
+                    return;
+                }
             } catch (IOException | RuntimeException e) {
                 // the agent is gone, and the benchmark with it
             }
@@ -67,6 +76,12 @@ final class BenchmarkExecution extends SynchronousNonBlockingStepExecution<Void>
         runKey = run.getExternalizableId() + "#" + java.util.UUID.randomUUID();
         this.channel = channel;
         String json = channel.call(new AgentCalls.RunBenchmark(runKey, step.request(classpath), NodeDefaults.limits(), listener));
+        Throwable aborted = abortedBy;
+        if (aborted != null) {
+            run.addAction(new BenchmarkBuildAction(run, new BenchmarkResult(json, "")));
+            listener.getLogger().println("[schedpolicy] benchmark stopped, the build was aborted; the runs done so far are kept");
+            throw aborted instanceof Exception e ? e : new AbortException("[schedpolicy] the build was aborted: " + aborted);
+        }
         BenchmarkGate gate = step.gate();
         BenchmarkSummary summary = BenchmarkSummary.fromJson(json);
         BenchmarkGate.Verdict verdict = gate.evaluate(summary);
