@@ -40,4 +40,4 @@ for u in $urls; do
   [ "$(tail -1 <<<"$body")" = 200 ] && [ "$(sed '$d' <<<"$body" | sed 's/<[^>]*>//g' | tr -d ' \n' | wc -c)" -gt 20 ] || broken="$broken $u"
 done
 check "help: all $(wc -w <<<"$urls") help links of the plugin's forms open a help text${broken:+ (broken:$broken)}" \
-  test -z "$broken" -a "$(wc -w <<<"$urls")" -ge 35
+  test -z "$broken" -a "$(wc -w <<<"$urls")" -ge 30
