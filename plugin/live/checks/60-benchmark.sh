@@ -31,7 +31,8 @@ G
 groups_before=$(cpu_groups)
 BUILD=$(start_build p-bench-abort)
 for _ in $(seq 300); do jcurl "$J/job/p-bench-abort/$BUILD/consoleText" | grep -q '^\[schedpolicy\] \[3/' && break; sleep 0.2; done
-running=$(engine_procs)
+running=0  # workload JVMs come and go between runs: look for one for up to 5 s
+for _ in $(seq 50); do running=$(engine_procs); [ "$running" -gt 0 ] && break; sleep 0.1; done
 jpost "job/p-bench-abort/$BUILD/stop" -o /dev/null
 RESULT=$(wait_build p-bench-abort "$BUILD" 30)
 sleep 1

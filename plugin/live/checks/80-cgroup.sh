@@ -10,8 +10,8 @@ G
 groups_before=$(cpu_groups)
 run_build p-cgroup
 check "cgroup blocks: SUCCESS" test "$RESULT" = SUCCESS
-check "withSchedPolicy(cpuQuota: 50): the sh runs in its own cpu cgroup ($(kernel_field quota cgroup)) with a 50% quota" \
-  bash -c "test '$(kernel_field quota cgroup)' != / && test '$(kernel_field quota quota)' = 50000"
+check "withSchedPolicy(cpuQuota: 50): the sh runs in its own cpu cgroup ($(kernel_field quota cgroup), named after the Jenkins JVM) with a 50% quota" \
+  bash -c "[[ '$(kernel_field quota cgroup)' == /schedpolicy-$JENKINS_PID-* ]] && test '$(kernel_field quota quota)' = 50000"
 check "withSchedPolicy(cpuIdle: true): the sh runs in a cgroup with cpu.idle = 1" \
   bash -c "test '$(kernel_field cpu-idle cgroup)' != / && test '$(kernel_field cpu-idle idle)' = 1"
 check "withSchedPolicy(policy: 'batch', cpuQuota: 150, cpuIdle: true): class batch, quota 150%, idle group" \
