@@ -33,7 +33,12 @@ import java.util.concurrent.Callable;
         description = {"Try each policy part on a scratch process and report what this user can apply here,",
                 "the cgroup layout, the disks' I/O schedulers, autogroup, and which processes per-task",
                 "policies would actually protect against. With policy options (as for run), also launch a",
-                "scratch process exactly as run would, and exit 125 when run would not apply the policy."})
+                "scratch process exactly as run would, and exit 125 when run would not apply the policy."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the probe ran; with policy options: run would apply the policy here",
+            "2:usage error (bad option or policy syntax)",
+            "125:with policy options: run would not apply the policy here, because run refuses it (run exits 2)"
+                + " or cannot apply it (run exits 125); the command would not run"})
 public final class ProbeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -74,8 +79,11 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         if (checked != null) {
             PrintWriter where = json ? spec.commandLine().getErr() : out;
-            report.advisoriesFor(checked).forEach(a -> where.println("Note: " + a));
-            trial.warnings().forEach(w -> where.println("Note: run would warn: " + w));
+            if (trial.applied()) {
+                // "applied but has no effect" notes only for a policy run would apply: never beside a refusal
+                report.advisoriesFor(checked).forEach(a -> where.println("Note: " + a));
+                trial.warnings().forEach(w -> where.println("Note: run would warn: " + w));
+            }
             switch (trial.outcome()) {
                 case APPLIED -> where.println("Policy '" + checked.toCompact() + "' can be applied here (tried: " + trial.detail() + ").");
                 case REFUSED -> where.println("Policy '" + checked.toCompact() + "' cannot be applied here: run refuses it (exit 2): "
