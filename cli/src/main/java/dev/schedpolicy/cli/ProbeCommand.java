@@ -47,7 +47,7 @@ public final class ProbeCommand implements Callable<Integer> {
     boolean json;
 
     @Option(names = "--recommend", description = "also run a short topology benchmark (about a minute) that checks the"
-            + " recommended policy beside default and idle in this machine's topology and in other-cgroup")
+            + " recommended policy beside default and idle for this agent's executors (same-agent) and its neighbours (outside-agent)")
     boolean recommend;
 
     @Option(names = "--idle-parent", paramLabel = "DIR", description = "the machine-wide idle parent to look for"
