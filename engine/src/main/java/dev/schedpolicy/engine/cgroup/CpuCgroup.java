@@ -82,6 +82,16 @@ public final class CpuCgroup implements AutoCloseable {
         companion.ifPresent(acct -> files.write(acct.resolve("tasks"), Long.toString(tid)));
     }
 
+    /**
+     * Moves one thread (v1 only) out of this group into its parent, in the cpuacct companion likewise: for a
+     * thread that was born here by accident when it cannot go back to its process's own group (see
+     * {@link CgroupSystem#returnThreadHome}), as for a user who may write only a delegated subtree.
+     */
+    public void evictThread(final long tid) {
+        controller.placeThread(dir.getParent(), tid);
+        companion.ifPresent(acct -> files.write(acct.getParent().resolve("tasks"), Long.toString(tid)));
+    }
+
     private void place(final String file, final long id, final String what) {
         try {
             files.write(dir.resolve(file), Long.toString(id));

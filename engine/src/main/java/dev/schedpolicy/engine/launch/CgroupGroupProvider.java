@@ -88,7 +88,12 @@ public final class CgroupGroupProvider implements CpuGroupProvider {
 
         @Override
         public void evictThread(final int tid) {
-            wrap(() -> system.returnThreadHome(tid));
+            try {
+                system.returnThreadHome(tid);
+            } catch (CgroupException e) {
+                // a user who may write only a delegated subtree cannot move it home: out of the group is the next best
+                wrap(() -> group.evictThread(tid));
+            }
         }
 
         @Override
