@@ -110,6 +110,9 @@ public final class ProbeCommand implements Callable<Integer> {
         IdleParent.Status idle = advice.idleParent();
         out.println();
         out.printf("idle parent:    %s: %s%n", idle.path(), idle.detail());
+        // the two questions in bench's order and words, so the probe and the benchmark's verdict say the same
+        out.printf("same agent:     %s%n", advice.questions().sameAgent());
+        out.printf("outside agent:  %s%n", advice.questions().outsideAgent());
         Recommendation r = advice.recommendation();
         out.printf("RECOMMENDED:    %s%n", r.policy() + (r.cgroupParent() == null ? "" : " with --cgroup-parent " + r.cgroupParent()));
         out.printf("                because %s%n", r.reason());

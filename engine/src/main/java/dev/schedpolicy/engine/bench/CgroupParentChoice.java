@@ -44,7 +44,7 @@ record CgroupParentChoice(Optional<Path> parent, boolean idleParent, String idle
             boolean same = given.get().normalize().equals(Path.of(status.path()).normalize()) && status.idle();
             return new CgroupParentChoice(given, same, status.path(), status.detail());
         }
-        return status.usable()
+        return status.works()
                 ? new CgroupParentChoice(Optional.of(Path.of(status.path())), true, status.path(), status.detail())
                 : new CgroupParentChoice(Optional.empty(), false, status.path(), status.detail());
     }
