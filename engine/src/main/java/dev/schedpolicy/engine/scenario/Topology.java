@@ -90,15 +90,6 @@ public enum Topology {
         return out;
     }
 
-    /** Parses an id as written in a report; null for one this version does not know. */
-    public static Topology fromId(final String id) {
-        try {
-            return parse(id);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-    }
-
     public static String ids() {
         return Arrays.stream(values()).map(Topology::id).collect(Collectors.joining(", "));
     }
