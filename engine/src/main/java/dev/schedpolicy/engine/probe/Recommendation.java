@@ -26,20 +26,21 @@ public record Recommendation(String policy, String cgroupParent, String reason, 
         boolean taskIdle = usable(probe, "idle");
         TaskGroupScope scope = probe.scope();
         boolean othersElsewhere = scope.otherProcesses() > 0;
-        boolean atTop = scope.taskGroup().startsWith("autogroup") || scope.taskGroup().equals("cgroup /");
+        boolean atTop = atTop(scope);
         String setup = "an administrator can run 'schedpolicy setup --user <agent user>' (or add a systemd slice with"
                 + " CPUWeight=idle, docs/usage.md) and builds then use cpu-idle under it";
-        if (idleParent.usable() && cpuIdle) {
+        if (idleParent.works() && cpuIdle) {
             return new Recommendation("cpu-idle", idleParent.path(), "the machine-wide idle parent "
                     + idleParent.path() + " is set up and usable: a build's group under it yields to every other task"
                     + " group (other agents, services, containers, sessions); nice and idle would reach only "
                     + scope.taskGroup(), null);
         }
         if (othersElsewhere && cpuIdle && atTop) {
+            // true only while the agent stays in the root cpu cgroup: the idle parent is what holds everywhere
             return new Recommendation("cpu-idle", null, scope.otherProcesses() + " processes run in other"
                     + " task groups, where nice and idle do not reach; this agent is in the root cpu cgroup, so its"
                     + " cpu.idle groups sit beside the other sessions' autogroups and the services' cgroups",
-                    null);
+                    setup + ", so builds stay protected when the agent runs as a service or in a container");
         }
         if (othersElsewhere && cpuIdle) {
             return new Recommendation("cpu-idle", null, "a cpu.idle group under this agent's cgroup ("
@@ -57,6 +58,11 @@ public record Recommendation(String policy, String cgroupParent, String reason, 
         }
         return new Recommendation(taskPolicy, null, String.join("; ", why),
                 othersElsewhere ? setup : null);
+    }
+
+    /** Whether the agent's own cpu cgroup is the root, where its cpu.idle groups sit beside every other group. */
+    static boolean atTop(final TaskGroupScope scope) {
+        return scope.taskGroup().startsWith("autogroup") || scope.taskGroup().equals("cgroup /");
     }
 
     /** One line for the probe's output and the plugin's node page. */
