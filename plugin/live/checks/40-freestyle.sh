@@ -12,9 +12,9 @@ browser open "$J/job/fs-wrap/configure" \
                  set('policy', 'batch'); set('nice', '19'); set('cpuQuota', '50'); return b.checked; })()" \
   shot "$OUT/screenshots/freestyle-configure.png" \
   submit "document.querySelector('form[name=config] button[name=Submit]').click()" >/dev/null
-saved=$(jcurl "$J/job/fs-wrap/config.xml" | tr -d '\n ')
+jcurl "$J/job/fs-wrap/config.xml" | tr -d '\n ' >"$OUT/fs-wrap-config.xml"
 check "freestyle: the wrapper ticked in the job form saves policy batch, nice 19, cpuQuota 50" \
-  bash -c "grep -q '<dev.schedpolicy.jenkins.SchedPolicyWrapper' <<<'$saved' && grep -q '<policy>batch</policy>' <<<'$saved' && grep -q '<nice>19</nice>' <<<'$saved' && grep -q '<cpuQuota>50</cpuQuota>' <<<'$saved'"
+  bash -c "cd '$OUT' && grep -q '<dev.schedpolicy.jenkins.SchedPolicyWrapper' fs-wrap-config.xml && grep -q '<policy>batch</policy>' fs-wrap-config.xml && grep -q '<nice>19</nice>' fs-wrap-config.xml && grep -q '<cpuQuota>50</cpuQuota>' fs-wrap-config.xml"
 run_build fs-wrap
 check "freestyle: SUCCESS" test "$RESULT" = SUCCESS
 check "freestyle: the shell step runs batch, nice 19, in a cgroup with a 50% quota" \
@@ -35,7 +35,7 @@ groups_before=$(cpu_groups)
 run_build fs-checkout-fails
 check "freestyle, failed checkout (workspace cannot be made): FAILURE, the step never ran" \
   bash -c "test '$RESULT' = FAILURE && ! grep -q '^KERNEL never' '$CONSOLE'"
-summary_text=$(browser open "$J/job/fs-checkout-fails/$BUILD/" eval 'document.querySelector("#schedpolicy-blocks").innerText')
+browser open "$J/job/fs-checkout-fails/$BUILD/" eval 'document.querySelector("#schedpolicy-blocks").innerText' >"$OUT/fs-checkout-fails-summary.txt"
 left_groups=$(new_groups "$groups_before" | tr '\n' ' ')
 check "freestyle, failed checkout: the block is ended (not running) and no cgroup is left${left_groups:+ (left: $left_groups)}" \
-  bash -c "grep -q 'wrapper batch+quota50' <<<'$summary_text' && ! grep -q '(running)' <<<'$summary_text' && test -z '$left_groups'"
+  bash -c "grep -q 'wrapper batch+quota50' '$OUT/fs-checkout-fails-summary.txt' && ! grep -q '(running)' '$OUT/fs-checkout-fails-summary.txt' && test -z '$left_groups'"

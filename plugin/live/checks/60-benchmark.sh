@@ -13,11 +13,20 @@ check "schedBenchmark: the gate (default keeps < 99.5%) marks the build UNSTABLE
 check "schedBenchmark: progress lines stream to the console" grep -q '^\[schedpolicy\] \[1/' "$CONSOLE"
 summary=$(browser open "$J/job/p-bench/$BUILD/" shot "$OUT/screenshots/benchmark-build.png" \
   eval 'document.querySelector("#schedpolicy-benchmark-summary").innerText')
+echo "$summary" >"$OUT/benchmark-summary.txt"
 check "schedBenchmark: the build page summary names the scenario and what the test job kept per policy" \
-  bash -c "grep -q 'scenario seed-cpu-looper' <<<'$summary' && grep -qE 'default: test job keeps [0-9.]+%' <<<'$summary' && grep -qE 'idle: test job keeps [0-9.]+%' <<<'$summary'"
+  bash -c "grep -q 'scenario seed-cpu-looper' '$OUT/benchmark-summary.txt' && grep -qE 'default: test job keeps [0-9.]+%' '$OUT/benchmark-summary.txt' && grep -qE 'idle: test job keeps [0-9.]+%' '$OUT/benchmark-summary.txt'"
 detail=$(browser open "$J/job/p-bench/$BUILD/schedpolicy-benchmark/" shot "$OUT/screenshots/benchmark-detail.png" \
-  eval '[document.querySelectorAll("#schedpolicy-kept tr").length, document.querySelectorAll("#schedpolicy-chart-kept canvas, #schedpolicy-chart-background canvas").length, /NaN|undefined/.test(document.body.innerText)].join(" ")')
-check "schedBenchmark: the detail page has the table (header + 2 policies) and both charts drawn, no NaN" test "$detail" = "3 2 false"
+  eval '(() => { const tables = Array.from(document.querySelectorAll("table.schedpolicy-kept"));
+    return [tables.length, tables.every(t => t.querySelectorAll("tr").length === 3),
+            document.querySelectorAll("#schedpolicy-verdicts li").length,
+            document.querySelectorAll("#schedpolicy-chart-kept canvas, #schedpolicy-chart-background canvas").length,
+            /NaN|undefined/.test(document.body.innerText)].join(" "); })()')
+read -r tables rows verdicts charts nan <<<"$detail"
+check "schedBenchmark: the detail page has a verdict and a table (2 policies) per topology ($tables), both charts, no NaN" \
+  test "$((tables >= 2)) $rows $verdicts $charts $nan" = "1 true $tables 2 false"
+check "schedBenchmark: the build page summary leads with the verdict per topology" \
+  grep -qE '^Executors of the same agent \(same-agent: .*\): (protect|no policy protects)' "$OUT/benchmark-summary.txt"
 check "schedBenchmark: report.json (the detail page's link) serves the report" \
   grep -q '"scenario"' <<<"$(jcurl "$J/job/p-bench/$BUILD/schedpolicy-benchmark/reportJson")"
 run_build p-bench

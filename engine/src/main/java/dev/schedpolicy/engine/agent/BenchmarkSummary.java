@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.Serial;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
@@ -37,6 +38,23 @@ public final class BenchmarkSummary implements Serializable {
     private final double[][] keptCi;
     private final double[][] backgroundFree;
     private final ArrayList<String> warnings;
+    /** Schema 2: where the background sat, in report order; empty for schema 1. */
+    private final ArrayList<String> topologies;
+    /** Schema 2: [policy][load] mean kept % and CI of one topology. */
+    private final HashMap<String, double[][]> keptIn = new HashMap<>();
+    private final HashMap<String, double[][]> keptCiIn = new HashMap<>();
+    private final ArrayList<TopologyVerdict> verdicts;
+
+    /**
+     * The report's answer for one topology, as the pages print it.
+     *
+     * @param topology e.g. {@code same-agent}
+     * @param heading  the question it answers with what the topology means, or the topology alone in older reports
+     * @param outcome  e.g. "protect idle, cpu-idle; fail default (victim 61.2% at load 1)"
+     * @param note     what limits the answer on this machine (e.g. no idle parent yet), or null
+     */
+    public record TopologyVerdict(String topology, String heading, String outcome, String note) implements Serializable {
+    }
 
     private BenchmarkSummary(final JsonNode root) {
         int schema = root.path("schemaVersion").asInt(-1);
@@ -57,6 +75,8 @@ public final class BenchmarkSummary implements Serializable {
         kept = grid();
         keptCi = grid();
         backgroundFree = grid();
+        topologies = new ArrayList<>();
+        root.path("topologies").forEach(t -> topologies.add(t.asText()));
         for (JsonNode cell : root.path("cells")) {
             int p = policies.indexOf(cell.path("policy").asText());
             int l = loads.indexOf(cell.path("load").asDouble());
@@ -64,6 +84,11 @@ public final class BenchmarkSummary implements Serializable {
                 continue;
             }
             double k = number(cell.path("keptPct").path("mean"));
+            String topology = cell.path("topology").asText("");
+            if (topologies.contains(topology)) {
+                keptIn.computeIfAbsent(topology, t -> grid())[p][l] = k;
+                keptCiIn.computeIfAbsent(topology, t -> grid())[p][l] = number(cell.path("keptPct").path("ciHalfWidth"));
+            }
             if (!Double.isNaN(kept[p][l]) && !(k < kept[p][l])) {
                 continue; // several topologies (schema 2): the worst one counts, so a gate stays on the safe side
             }
@@ -73,6 +98,22 @@ public final class BenchmarkSummary implements Serializable {
         }
         warnings = new ArrayList<>();
         root.path("warnings").forEach(w -> warnings.add(w.asText()));
+        verdicts = new ArrayList<>();
+        root.path("verdicts").forEach(v -> verdicts.add(verdict(v)));
+    }
+
+    private static TopologyVerdict verdict(final JsonNode v) {
+        String topology = v.path("topology").asText("");
+        String title = v.path("title").asText(null);
+        String meaning = v.path("meaning").asText(null);
+        String heading = title == null ? topology : title + " (" + topology + (meaning == null ? "" : ": " + meaning) + ")";
+        List<String> protect = new ArrayList<>();
+        v.path("protect").forEach(p -> protect.add(p.asText()));
+        List<String> fail = new ArrayList<>();
+        v.path("fail").forEach(f -> fail.add(f.path("policy").asText() + " (" + f.path("reason").asText() + ")"));
+        String outcome = (protect.isEmpty() ? "no policy protects" : "protect " + String.join(", ", protect))
+                + (fail.isEmpty() ? "" : "; fail " + String.join(", ", fail));
+        return new TopologyVerdict(topology, heading, outcome, v.path("note").asText(null));
     }
 
     private double[][] grid() {
@@ -132,7 +173,24 @@ public final class BenchmarkSummary implements Serializable {
         return List.copyOf(warnings);
     }
 
-    /** Mean kept % of the victim for a cell; NaN when absent. */
+    /** The topologies the report measured, in its order; empty for a report without topologies (schema 1). */
+    public List<String> topologies() {
+        return List.copyOf(topologies);
+    }
+
+    /** The report's verdict per topology; empty when it has none. */
+    public List<TopologyVerdict> verdicts() {
+        return List.copyOf(verdicts);
+    }
+
+    /** {@link #keptText(String, double)} of one topology's cell. */
+    public String keptText(final String topology, final String policy, final double load) {
+        double[][] k = keptIn.get(topology);
+        double[][] ci = keptCiIn.get(topology);
+        return k == null ? "–" : keptText(cell(k, policy, load), cell(ci, policy, load));
+    }
+
+    /** Mean kept % of the victim for a cell (the worst topology's when there are several); NaN when absent. */
     public double kept(final String policy, final double load) {
         return cell(kept, policy, load);
     }
@@ -162,11 +220,13 @@ public final class BenchmarkSummary implements Serializable {
 
     /** "93.1 ± 1.2" or "–" for a missing cell. */
     public String keptText(final String policy, final double load) {
-        double m = kept(policy, load);
+        return keptText(kept(policy, load), keptCi(policy, load));
+    }
+
+    private static String keptText(final double m, final double ci) {
         if (!Double.isFinite(m)) {
             return "–";
         }
-        double ci = keptCi(policy, load);
         return String.format(Locale.ROOT, Double.isFinite(ci) && ci > 0 ? "%.1f ± %.1f" : "%.1f", m, ci);
     }
 
