@@ -16,6 +16,25 @@ public final class ContainerLaunches {
     private ContainerLaunches() {
     }
 
+    /** The kubernetes plugin's agent class: a pod whose container() steps its own launcher starts. */
+    static final String KUBERNETES_AGENT = "org.csanchez.jenkins.plugins.kubernetes.KubernetesSlave";
+
+    /**
+     * What a block on a node of class {@code nodeClassName} must be told about containers, or empty. The kubernetes
+     * plugin's container() launcher never calls the launcher it wraps (it starts {@code sh} in the container through
+     * the API server and writes the command into it), so a block around container() is never asked and its steps
+     * run without the policy and without a console line: the block says so when it starts.
+     */
+    public static Optional<String> nodeNote(final String nodeClassName) {
+        if (!KUBERNETES_AGENT.equals(nodeClassName)) {
+            return Optional.empty();
+        }
+        return Optional.of("this agent is a Kubernetes pod: steps inside container('...') are started through the Kubernetes API"
+                + " by the kubernetes plugin's own launcher, which never calls this block's, so they run without the policy and"
+                + " without a [schedpolicy] line; only steps in the agent's own container are policed. Set the pod template's"
+                + " resources instead (no requests or limits: BestEffort, the lowest cpu weight; docs/jenkins.md)");
+    }
+
     /** Why {@code argv} cannot be policed, or empty when it can (or is for {@link ContainerBook} to decide). */
     public static Optional<String> refusal(final List<String> argv) {
         if (argv.size() < 2) {

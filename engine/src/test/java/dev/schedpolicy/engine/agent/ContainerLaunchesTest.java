@@ -21,4 +21,12 @@ class ContainerLaunchesTest {
         assertThat(ContainerLaunches.refusal(List.of("sh", "-c", "kubectl exec c make"))).isEmpty();
         assertThat(ContainerLaunches.refusal(List.of("make"))).isEmpty();
     }
+
+    @Test
+    void shouldTellABlockOnAKubernetesAgentThatContainerStepsBypassIt() {
+        assertThat(ContainerLaunches.nodeNote("org.csanchez.jenkins.plugins.kubernetes.KubernetesSlave"))
+                .hasValueSatisfying(m -> assertThat(m).contains("container('...')").contains("without the policy")
+                        .contains("BestEffort"));
+        assertThat(ContainerLaunches.nodeNote("hudson.slaves.DumbSlave")).isEmpty();
+    }
 }
