@@ -150,6 +150,25 @@ class ContainerLaunchITest {
     }
 
     @Test
+    void shouldPlaceACreatedContainerAndLetAnExecJoinItOnceStarted() throws Exception {
+        Path idle = docker.parent("schedpolicy-test-idle", true);
+        List<String> create = List.of("docker", "container", "create", "--label", TestDocker.LABEL, "--network", "none",
+                "--name", "sp-created-" + ProcessHandle.current().pid(), TestDocker.IMAGE, "sleep", "60");
+        Started created = launch("cpu-idle", "b", Optional.of(idle), create, true);
+        assertThat(created.record().describe()).contains("created, not started, so nothing to read back yet");
+        assertThat(created.record().container()).hasValue(created.stdout());
+        docker.ok("docker", "start", created.stdout());
+
+        String group = cgroups.cpuPathOf(idle) + "/" + created.stdout();
+        assertThat(cpuLine(docker.pidOf(created.stdout()))).isEqualTo(group);
+        // by the name it was created with, as a script would
+        Started joined = launch("cpu-idle", "b", Optional.empty(),
+                List.of("docker", "exec", "sp-created-" + ProcessHandle.current().pid(), "true"), true);
+        assertThat(joined.record().verified()).as(joined.record().describe()).isTrue();
+        assertThat(joined.record().describe()).contains("idle through " + cgroups.cpuPathOf(idle));
+    }
+
+    @Test
     void shouldRefuseAnExecIntoAContainerNoPolicedLaunchStarted() throws Exception {
         String id = docker.ok("docker", "run", "-d", "--label", TestDocker.LABEL, "--network", "none", TestDocker.IMAGE, "sleep", "60");
         assertThatThrownBy(() -> registry.prepare(Policy.parse("cpu-idle"), AgentLimits.DEFAULT, "b", TIMEOUT, Optional.empty(),
