@@ -101,12 +101,17 @@ public final class HandshakeRegistry implements AutoCloseable {
      */
     public PreparedLaunch prepare(final Policy policy, final AgentLimits limits, final String blockKey,
             final Duration pendingTimeout, final Optional<Path> cgroupParent) {
+        return prepareParked(policy, parkedConfig(limits, cgroupParent), blockKey, pendingTimeout, List.of());
+    }
+
+    /** The launch configuration under the administrator's limits, with per-launch groups under {@code cgroupParent}. */
+    private LaunchConfig parkedConfig(final AgentLimits limits, final Optional<Path> cgroupParent) {
         LaunchConfig launchConfig = config.withLimits(limits.toPolicyLimits());
         if (cgroupParent.isPresent()) {
             launchConfig = launchConfig.withGroups(groupsUnder.computeIfAbsent(cgroupParent.get(),
                     parent -> new CgroupGroupProvider(CgroupSystem.detect(), Optional.of(parent))));
         }
-        return prepareParked(policy, launchConfig, blockKey, pendingTimeout, List.of());
+        return launchConfig;
     }
 
     /**
@@ -120,7 +125,6 @@ public final class HandshakeRegistry implements AutoCloseable {
      */
     public PreparedLaunch prepare(final Policy policy, final AgentLimits limits, final String blockKey, final Duration pendingTimeout,
             final Optional<Path> cgroupParent, final List<String> argv, final Map<String, String> env) {
-        LaunchConfig launchConfig = config.withLimits(limits.toPolicyLimits());
         Optional<String> unchecked = ContainerLaunches.refusal(argv);
         if (unchecked.isPresent()) {
             throw new ContainerRefusal(unchecked.get());
@@ -130,7 +134,8 @@ public final class HandshakeRegistry implements AutoCloseable {
             if (policy.isDefault()) {
                 return prepare(policy, limits, blockKey, pendingTimeout, cgroupParent);
             }
-            PreparedLaunch prepared = containers.prepare(c.command(), policy, blockKey, cgroupParent, launchConfig, env);
+            PreparedLaunch prepared = containers.prepare(c.command(), policy, blockKey, cgroupParent,
+                    config.withLimits(limits.toPolicyLimits()), env);
             timer.schedule(() -> containers.abort(prepared.id()), pendingTimeout.toMillis(), TimeUnit.MILLISECONDS);
             return prepared;
         }
@@ -141,16 +146,10 @@ public final class HandshakeRegistry implements AutoCloseable {
             }
             notes = List.of(u.reason() + "; only the client is policed");
         }
-        PreparedLaunch prepared = prepare(policy, limits, blockKey, pendingTimeout, cgroupParent);
-        if (!notes.isEmpty()) {
-            Pending p = pending.get(prepared.id());
-            if (p != null) {
-                pending.put(prepared.id(), new Pending(p.handshake(), p.blockKey(), p.policy(), p.expiry(), notes));
-            }
-        }
-        return prepared;
+        return prepareParked(policy, parkedConfig(limits, cgroupParent), blockKey, pendingTimeout, notes);
     }
 
+    /** @param notes the engine's own warnings about the launch, put before the launch's in its record */
     private PreparedLaunch prepareParked(final Policy policy, final LaunchConfig launchConfig, final String blockKey,
             final Duration pendingTimeout, final List<String> notes) {
         Handshake h = ParkAndRelease.prepare(policy, launchConfig);
