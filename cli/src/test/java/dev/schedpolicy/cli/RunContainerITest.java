@@ -86,10 +86,14 @@ class RunContainerITest {
 
     @Test
     void shouldRunADockerLineAsGivenWithoutContainerAndSaySo() throws Exception {
-        Ran r = schedpolicy(args(List.of("run", "--cpu-weight", "50"), detachedBusybox()));
+        Path plain = docker.parent("schedpolicy-test-plain", false);
+        List<String> line = new ArrayList<>(detachedBusybox());
+        line.add(2, "--cgroup-parent=" + cgroups.cpuPathOf(plain)); // the line's own placement, which run must not change
+        Ran r = schedpolicy(args(List.of("run", "--cpu-weight", "50"), line));
         assertThat(r.status()).as(r.err()).isZero();
         assertThat(r.err()).contains("warning: the policy reaches only the 'docker' client").contains("Add --container");
         String group = cpuGroupOf(docker.pidOf(r.out()));
+        assertThat(group).isEqualTo(cgroups.cpuPathOf(plain) + "/" + r.out());
         assertThat(cgroups.limitsOf(cgroups.cpuDirOf(group)).weight()).as("Docker's default weight").hasValue(100);
     }
 

@@ -38,7 +38,8 @@ public final class ContainerReadBack {
      * What the kernel holds for one container.
      *
      * @param id        the full container id
-     * @param pid       its main process (the one whose parent is outside the container: the runtime's shim)
+     * @param pid       its main process: of the processes whose parent is outside the container (the runtime's shim
+     *                  starts the main process and every exec'd one), the lowest pid, normally the first started
      * @param cpuCgroup the main process's cpu cgroup, as /proc/PID/cgroup shows it
      * @param limits    quota and weight of that group (the weight is absent when the group itself is idle)
      * @param idleGroup the nearest group at or above it with cpu.idle 1, as a cgroup path

@@ -170,7 +170,9 @@ class ContainerLaunchITest {
 
     @Test
     void shouldRefuseAnExecIntoAContainerNoPolicedLaunchStarted() throws Exception {
-        String id = docker.ok("docker", "run", "-d", "--label", TestDocker.LABEL, "--network", "none", TestDocker.IMAGE, "sleep", "60");
+        Path plain = docker.parent("schedpolicy-test-plain", false);
+        String id = docker.ok("docker", "run", "-d", "--label", TestDocker.LABEL, "--network", "none",
+                "--cgroup-parent=" + cgroups.cpuPathOf(plain), TestDocker.IMAGE, "sleep", "60");
         assertThatThrownBy(() -> registry.prepare(Policy.parse("cpu-idle"), AgentLimits.DEFAULT, "b", TIMEOUT, Optional.empty(),
                 List.of("docker", "exec", id, "sh", "-c", "make"), docker.env()))
                 .isInstanceOf(ContainerRefusal.class).hasMessageContaining("which no policed launch on this agent started")
@@ -201,8 +203,10 @@ class ContainerLaunchITest {
     }
 
     @Test
-    void shouldGiveAWeightAsCpuSharesWithoutAParent() throws Exception {
-        Started run = launch("weight50", "b", Optional.empty(), insideRun(), true);
+    void shouldGiveAWeightAsCpuSharesWithAPlainParent() throws Exception {
+        Path plain = docker.parent("schedpolicy-test-plain", false);
+        Started run = launch("weight50", "b", Optional.of(plain), insideRun(), true);
+        assertThat(run.record().describe()).contains("cpu cgroup " + cgroups.cpuPathOf(plain) + "/");
         String group = cpuLine(docker.pidOf(run.stdout()));
         assertThat(group).endsWith(run.stdout());
         assertThat(cgroups.limitsOf(cgroups.cpuDirOf(group)).weight()).hasValue(50);
