@@ -29,6 +29,11 @@ public final class LaunchDirs {
         StateDirs.ensurePrivate(config.stateDir(), config.kernel().geteuid());
         Path dir = config.stateDir().resolve(ParkAndRelease.HANDSHAKE_PREFIX + ProcessHandle.current().pid() + "-c"
                 + SEQUENCE.incrementAndGet());
+        if (dir.toString().contains("$")) {
+            // the path goes into the command line (--cidfile=...), where Jenkins' LocalLauncher expands $VARS
+            throw new IllegalStateException("state directory " + config.stateDir()
+                    + " contains '$', which Jenkins would expand in the command line; choose another directory");
+        }
         try {
             return Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         } catch (IOException e) {
