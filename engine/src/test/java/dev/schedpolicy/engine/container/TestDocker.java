@@ -1,18 +1,14 @@
 package dev.schedpolicy.engine.container;
 
-import dev.schedpolicy.engine.cgroup.CgroupSystem;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assumptions.abort;
 
@@ -26,10 +22,9 @@ public final class TestDocker implements AutoCloseable {
     /** The image the tests run: busybox and its applet links, nothing else. */
     public static final String IMAGE = System.getenv().getOrDefault("SCHEDPOLICY_TEST_IMAGE", "schedpolicy-mini:1");
     public static final String LABEL = "schedpolicy.test=" + ProcessHandle.current().pid();
-    private static final List<String> BUSYBOX = List.of("/bin/busybox", "/usr/bin/busybox");
 
     private final Map<String, String> env;
-    private final List<Path> parents = new ArrayList<>();
+    private final TestCgroupParents parents = new TestCgroupParents();
 
     private TestDocker(final Map<String, String> env) {
         this.env = env;
@@ -100,19 +95,11 @@ public final class TestDocker implements AutoCloseable {
     }
 
     /**
-     * A fresh cpu cgroup for the test's containers, directly under the root of the cpu hierarchy, with cpu.idle 1
-     * when {@code idle}: a private stand-in for the machine-wide idle parent. Removed by {@link #close()} in every
-     * hierarchy (the cgroupfs driver creates the path in each v1 hierarchy the container uses).
+     * A fresh cpu cgroup for the test's containers directly under the root of the cpu hierarchy (cpu.idle 1 when
+     * {@code idle}), removed by {@link #close()}; see {@link TestCgroupParents}.
      */
     public Path parent(final String name, final boolean idle) throws IOException {
-        CgroupSystem system = CgroupSystem.detect();
-        Path dir = system.cpuDirOf("/").resolve(name + "-" + ProcessHandle.current().pid());
-        Files.createDirectories(dir);
-        parents.add(dir);
-        if (idle) {
-            Files.writeString(dir.resolve("cpu.idle"), "1");
-        }
-        return dir;
+        return parents.create(name, idle);
     }
 
     private void ensureImage() {
@@ -120,28 +107,7 @@ public final class TestDocker implements AutoCloseable {
             if (run("docker", "image", "inspect", IMAGE).status() == 0) {
                 return;
             }
-            Path busybox = BUSYBOX.stream().map(Path::of).filter(Files::isExecutable).findFirst().orElse(null);
-            if (busybox == null) {
-                abort("the image " + IMAGE + " is missing and there is no static busybox to build it from (.ci/run installs busybox-static)");
-            }
-            Path dir = Files.createTempDirectory("schedpolicy-image");
-            try {
-                Files.createDirectories(dir.resolve("bin"));
-                Files.copy(busybox, dir.resolve("bin/busybox"));
-                Files.createDirectories(dir.resolve("tmp"));
-                for (String applet : ok(busybox.toString(), "--list").lines().toList()) {
-                    if (!"busybox".equals(applet)) {
-                        Files.createSymbolicLink(dir.resolve("bin").resolve(applet), Path.of("busybox"));
-                    }
-                }
-                ok("sh", "-c", "tar -C '" + dir + "' -c . | docker import - " + IMAGE);
-            } finally {
-                try (Stream<Path> walk = Files.walk(dir)) {
-                    for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                        Files.deleteIfExists(p);
-                    }
-                }
-            }
+            TestImage.importInto(List.of("docker", "import", "-", IMAGE), this::ok);
         } catch (IOException e) {
             throw new IllegalStateException("cannot prepare the test image " + IMAGE + ": " + e.getMessage(), e);
         }
@@ -157,46 +123,10 @@ public final class TestDocker implements AutoCloseable {
         }
     }
 
-    /** Removes the test's containers, then its parents in every cgroup hierarchy (deepest first). */
+    /** Removes the test's containers, then its parents in every cgroup hierarchy. */
     @Override
     public void close() throws IOException {
         removeOurs();
-        for (Path parent : parents) {
-            removeGroup(parent);
-            String name = parent.getFileName().toString();
-            try (Stream<Path> mounts = Files.list(Path.of("/sys/fs/cgroup"))) {
-                for (Path mount : mounts.toList()) {
-                    removeGroup(mount.resolve(name));
-                }
-            }
-        }
-    }
-
-    /** rmdir of a cgroup: its children first; the kernel removes the control files with it. */
-    private static void removeGroup(final Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            return;
-        }
-        try (Stream<Path> children = Files.list(dir)) {
-            for (Path child : children.filter(Files::isDirectory).toList()) {
-                removeGroup(child);
-            }
-        }
-        for (int attempt = 0; ; attempt++) {
-            try {
-                Files.delete(dir);
-                return;
-            } catch (IOException e) {
-                if (attempt > 100) {
-                    throw e;
-                }
-                try {
-                    Thread.sleep(20); // EBUSY while the runtime's last task of the group is still exiting
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-            }
-        }
+        parents.close();
     }
 }
