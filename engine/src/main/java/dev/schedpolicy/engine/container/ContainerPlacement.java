@@ -154,7 +154,7 @@ public final class ContainerPlacement {
 
         void unsupported(final String reason) {
             if (policy.onUnsupported() == OnUnsupported.FAIL) {
-                throw new ContainerRefusal(reason + " (onUnsupported: 'warn' runs the container with the parts that apply)");
+                throw new ContainerRefusal(reason + " (onUnsupported: 'warn', or --on-unsupported warn, runs the container with the parts that apply)");
             }
             warnings.add(reason + "; the container runs without them");
         }
