@@ -65,9 +65,14 @@ public final class BenchCommand implements Callable<Integer> {
     private Long durationMs;
 
     @Option(names = "--topology", paramLabel = "LIST", description = "Where the background sits relative to the victim:"
-            + " same-group, other-session, other-cgroup, or machine (what this machine gives the agent's neighbours);"
-            + " comma-separated (default: the preset's).")
+            + " same-group, other-session, other-cgroup, container (each background copy in a container of"
+            + " --container-image), or machine (what this machine gives the agent's neighbours); comma-separated"
+            + " (default: the preset's).")
     private String topology;
+
+    @Option(names = "--container-image", paramLabel = "IMAGE", description = "Local image for the container topology's"
+            + " background copies (the host's JDK and the benchmark's classes are mounted read-only into it).")
+    private String containerImage;
 
     @Option(names = "--cgroup-parent", paramLabel = "DIR", description = "Where cgroup policies (quota, weight, cpu-idle) make"
             + " their groups, e.g. the machine-wide idle parent made by 'schedpolicy setup'.")
@@ -207,6 +212,7 @@ public final class BenchCommand implements Callable<Integer> {
                 policies != null || loads != null || repetitions != null);
         BenchOptions.Builder b = BenchOptions.builder(sc).preset(preset).outDir(out).policies(policies).loads(loads)
                 .topologies(topology == null ? null : Topology.parseList(topology)).cgroupParent(cgroupParent)
+                .containerImage(containerImage)
                 .victimCommand(victim).backgroundCommand(background).cancellation(cancel);
         if (repetitions != null) {
             b.repetitions(repetitions);

@@ -17,6 +17,7 @@ public final class BenchOptions {
     final boolean customised;
     final Matrix matrix;
     final Path cgroupParent;
+    final String containerImage;
     final String victimCommand;
     final String backgroundCommand;
     final Path outDir;
@@ -35,6 +36,7 @@ public final class BenchOptions {
         this.matrix = scenario.matrix(preset).customised(b.policies, b.loads, b.repetitions, b.durationMs)
                 .withTopologies(b.topologies);
         this.cgroupParent = b.cgroupParent;
+        this.containerImage = b.containerImage;
         this.victimCommand = b.victimCommand;
         this.backgroundCommand = b.backgroundCommand;
         this.outDir = b.outDir;
@@ -71,6 +73,11 @@ public final class BenchOptions {
     /** Where cgroup policies make their groups, e.g. a machine-wide idle parent; empty: the launcher's default. */
     public java.util.Optional<Path> cgroupParent() {
         return java.util.Optional.ofNullable(cgroupParent);
+    }
+
+    /** The local image the container topology runs its background copies in; empty: that topology is unavailable. */
+    public java.util.Optional<String> containerImage() {
+        return java.util.Optional.ofNullable(containerImage);
     }
 
     public java.util.Optional<Path> outDir() {
@@ -121,6 +128,7 @@ public final class BenchOptions {
         private Long durationMs;
         private List<dev.schedpolicy.engine.scenario.Topology> topologies;
         private Path cgroupParent;
+        private String containerImage;
         private String victimCommand;
         private String backgroundCommand;
         private Path outDir;
@@ -177,6 +185,15 @@ public final class BenchOptions {
         /** Where cgroup policies make their groups (e.g. a machine-wide idle parent); null: the default. */
         public Builder cgroupParent(final Path value) {
             cgroupParent = value;
+            return this;
+        }
+
+        /**
+         * The local image for the container topology (its background copies run in containers of it, with the host's
+         * JDK and the benchmark's classes mounted read-only); null: that topology is unavailable.
+         */
+        public Builder containerImage(final String value) {
+            containerImage = value == null || value.isBlank() ? null : value.strip();
             return this;
         }
 

@@ -19,6 +19,11 @@ public enum Topology {
     /** Victim and every background copy each in a sibling cgroup, the way agents, services or containers sit. */
     OTHER_CGROUP("other-cgroup"),
     /**
+     * Every background copy in its own container of a local image (a build container), started through the container
+     * placement with its policy's cgroup parts; the victim on the host: "my test job runs beside build containers".
+     */
+    CONTAINER("container"),
+    /**
      * The topology this machine gives the agent's neighbours: other-session when autogroup is on and the
      * benchmark runs in the root cpu cgroup, else other-cgroup. Resolved when the benchmark starts.
      */

@@ -32,14 +32,19 @@ public final class TestCgroupParents implements AutoCloseable {
     public void close() throws IOException {
         for (Path parent : parents) {
             removeGroup(parent);
-            String name = parent.getFileName().toString();
-            try (Stream<Path> mounts = Files.list(Path.of("/sys/fs/cgroup"))) {
-                for (Path mount : mounts.toList()) {
-                    removeGroup(mount.resolve(name));
-                }
-            }
+            removeEverywhere(parent.getFileName().toString());
         }
         parents.clear();
+    }
+
+    /** Removes the top-level group {@code name} in every hierarchy under /sys/fs/cgroup (and on v2 the one there). */
+    void removeEverywhere(final String name) throws IOException {
+        removeGroup(Path.of("/sys/fs/cgroup").resolve(name));
+        try (Stream<Path> mounts = Files.list(Path.of("/sys/fs/cgroup"))) {
+            for (Path mount : mounts.toList()) {
+                removeGroup(mount.resolve(name));
+            }
+        }
     }
 
     /** rmdir of a cgroup: its children first; the kernel removes the control files with it. */

@@ -26,6 +26,10 @@ public final class TestDocker implements AutoCloseable {
     private final Map<String, String> env;
     private final TestCgroupParents parents = new TestCgroupParents();
 
+    /** Whether Docker's default parent (/docker, cgroupfs driver) was there before: if not, a test that used it removes it. */
+    private final boolean defaultParentBefore = java.nio.file.Files.exists(Path.of("/sys/fs/cgroup/cpu/docker"))
+            || java.nio.file.Files.exists(Path.of("/sys/fs/cgroup/docker"));
+
     private TestDocker(final Map<String, String> env) {
         this.env = env;
     }
@@ -128,5 +132,8 @@ public final class TestDocker implements AutoCloseable {
     public void close() throws IOException {
         removeOurs();
         parents.close();
+        if (!defaultParentBefore) {
+            parents.removeEverywhere("docker"); // runc made it for a container in Docker's default place; empty now
+        }
     }
 }
