@@ -49,7 +49,7 @@ class BadInputCatalogTest {
                 Arguments.of(new String[] {"bench", "--repetitions", "0"}, 2, "repetitions must be 1..100", "not 0"),
                 Arguments.of(new String[] {"bench", "--duration", "50"}, 2, "duration must be 100..600000 ms", "not 50"),
                 Arguments.of(new String[] {"bench", "--topology", "same-group,far-away"}, 2, "unknown topology 'far-away'",
-                        "same-group, other-session, other-cgroup, machine"),
+                        "same-group, other-session, other-cgroup, container, machine"),
                 Arguments.of(new String[] {"bench", "--quick", "--full"}, 2, "exclude each other", "give one of them"),
                 Arguments.of(new String[] {"setup", "--remove", "--user", "jenkins"}, 2, "--remove and --user exclude each other",
                         "schedpolicy:"),
