@@ -42,8 +42,8 @@ class ContainerTopologyITest {
             assertThat(r.cell("container", "nice19", 1)).isEmpty();
             assertThat(r.warnings()).anySatisfy(w -> assertThat(w).contains("'nice19' cannot act in topology container")
                     .contains("use cpuWeight"));
-            assertThat(idleCell.keptPct().mean()).as("kept beside cpu-idle containers vs beside plain ones")
-                    .isGreaterThan(plain.keptPct().mean());
+            // no kept % is compared here: one 300 ms repetition on a shared machine says nothing about protection;
+            // ContainerProtectionITest measures that against the containers' own CPU time
             assertThat(docker.ok("docker", "ps", "-aq", "--filter", "label=" + ContainerCopies.LABEL)).isEmpty();
         }
     }
