@@ -66,9 +66,14 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--topology", paramLabel = "LIST", description = "Where the victim sits relative to the build:"
             + " same-agent (another executor of the same agent: one task group), outside-agent (another service, agent"
-            + " or container: its own cgroup), other-session (another login session: its own autogroup);"
-            + " comma-separated (default: the preset's). same-group and other-cgroup are read as before.")
+            + " or container: its own cgroup), other-session (another login session: its own autogroup), container"
+            + " (each background copy in a container of --container-image, the victim on the host); comma-separated"
+            + " (default: the preset's). same-group and other-cgroup are read as before.")
     private String topology;
+
+    @Option(names = "--container-image", paramLabel = "IMAGE", description = "Local image for the container topology's"
+            + " background copies (the host's JDK and the benchmark's classes are mounted read-only into it).")
+    private String containerImage;
 
     @Option(names = "--cgroup-parent", paramLabel = "DIR", description = "Where cgroup policies (quota, weight, cpu-idle) make"
             + " their groups (default: the machine-wide idle parent made by 'schedpolicy setup' when it exists and is"
@@ -214,6 +219,7 @@ public final class BenchCommand implements Callable<Integer> {
         BenchOptions.Builder b = BenchOptions.builder(sc).preset(preset).outDir(out).policies(policies).loads(loads)
                 .topologies(topology == null ? null : Topology.parseList(topology)).cgroupParent(cgroupParent)
                 .idleParent(idleParent)
+                .containerImage(containerImage)
                 .victimCommand(victim).backgroundCommand(background).cancellation(cancel);
         if (repetitions != null) {
             b.repetitions(repetitions);

@@ -32,10 +32,13 @@ public final class RunCommand implements Callable<Integer> {
                         "priority than its caller has, unless root passes --allow-raise.")
                 .footer("%nExamples:", "  schedpolicy run --policy idle -- make -j8",
                         "  schedpolicy run --policy batch --nice 19 --io idle -- ./gradlew build",
-                        "  schedpolicy run --cpu-quota 50 --verify -- cc -O2 big.c");
+                        "  schedpolicy run --cpu-quota 50 --verify -- cc -O2 big.c",
+                        "  schedpolicy run --container --cpu-idle -- docker run --rm gcc:13 make -j4");
         CodedOptions.addStandardHelp(spec);
         PolicyOptions.declare(spec);
         spec.addOption(CodedOptions.flag("--verify", "print what the kernel reports for the command (on stderr)"));
+        spec.addOption(CodedOptions.flag("--container", "COMMAND is a docker|podman run|create: put the container it starts under"
+                + " the policy's cgroup parts (--cgroup-parent, --cpu-shares, --cpus, --cpuset-cpus) instead of policing the client"));
         spec.addPositional(PositionalParamSpec.builder().paramLabel("COMMAND").arity("1..*").required(true).type(List.class)
                 .auxiliaryTypes(String.class).description("the command and its arguments (a -- before it is optional)").build());
     }
@@ -50,8 +53,14 @@ public final class RunCommand implements Callable<Integer> {
         PolicyOptions options = PolicyOptions.parsed(spec);
         List<String> command = spec.positionalParameters().get(0).getValue();
         Policy policy = options.toPolicy();
-        LaunchConfig config = options.launchConfig();
         PrintWriter err = spec.commandLine().getErr();
+        if (CodedOptions.isSet(spec, "--container")) {
+            return ContainerRun.run(command, policy, options, CodedOptions.isSet(spec, "--verify"), err);
+        }
+        LaunchConfig config = options.launchConfig();
+        if (!policy.isDefault() && ContainerRun.startsContainer(command)) {
+            err.println("schedpolicy: warning: " + ContainerRun.clientOnlyWarning(command));
+        }
         ProcessBuilder builder = StandardStreams.apply(new ProcessBuilder(command));
         try (SignalForwarder forwarder = SignalForwarder.install(config.kernel())) {
             PolicedProcess launched;

@@ -10,6 +10,9 @@ import dev.schedpolicy.engine.agent.UsageRecord;
 import java.io.Serial;
 import hudson.model.TaskListener;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import jenkins.security.MasterToSlaveCallable;
 
 /**
@@ -54,18 +57,28 @@ final class AgentCalls {
         private final AgentLimits limits;
         private final int timeoutSeconds;
         private final String cgroupParent;
+        private final ArrayList<String> command;
+        private final ArrayList<String> envOverrides;
 
-        Prepare(final LaunchSettings settings) {
+        /**
+         * @param command      the command line the launcher is about to start: the engine places a container start
+         *                     under the policy and decides about an exec into a container
+         * @param envOverrides the launch's "KEY=VALUE" environment (DOCKER_HOST reaches the daemon the engine asks)
+         */
+        Prepare(final LaunchSettings settings, final List<String> command, final String[] envOverrides) {
             this.policy = settings.policy();
             this.blockKey = settings.blockKey();
             this.limits = settings.limits();
             this.timeoutSeconds = settings.timeoutSeconds();
             this.cgroupParent = settings.cgroupParent();
+            this.command = new ArrayList<>(command);
+            this.envOverrides = new ArrayList<>(envOverrides == null ? List.of() : Arrays.asList(envOverrides));
         }
 
         @Override
         public PreparedLaunch call() {
-            return SchedPolicyAgent.prepare(policy, blockKey, limits, Duration.ofSeconds(timeoutSeconds), cgroupParent);
+            return SchedPolicyAgent.prepare(policy, blockKey, limits, Duration.ofSeconds(timeoutSeconds), cgroupParent, command,
+                    envOverrides);
         }
     }
 

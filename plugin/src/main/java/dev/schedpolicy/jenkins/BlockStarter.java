@@ -2,6 +2,7 @@ package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.BlockRecord;
 import dev.schedpolicy.engine.agent.BlockStart;
+import dev.schedpolicy.engine.agent.ContainerLaunches;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import hudson.AbortException;
 import hudson.model.Node;
@@ -9,6 +10,7 @@ import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.remoting.VirtualChannel;
 import java.io.IOException;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -40,7 +42,13 @@ final class BlockStarter {
         }
         listener.getLogger().println("[schedpolicy] launches run under " + start.effective()
                 + (start.effective().equals(requested) ? "" : " (requested " + requested + ")"));
-        SchedPolicyAction.of(run).addBlock(BlockRecord.started(kind, nodeName(node), start));
+        BlockRecord record = BlockRecord.started(kind, nodeName(node), start);
+        Optional<String> containers = ContainerLaunches.nodeNote(node == null ? "" : node.getClass().getName());
+        if (containers.isPresent()) {
+            listener.getLogger().println("[schedpolicy] warning: " + containers.get());
+            record = record.withWarning(containers.get());
+        }
+        SchedPolicyAction.of(run).addBlock(record);
         return NodeDefaults.settings(start.effective(), blockKey, run.getExternalizableId(), node);
     }
 

@@ -1,6 +1,5 @@
 package dev.schedpolicy.jenkins;
 
-import dev.schedpolicy.engine.agent.ContainerLaunches;
 import dev.schedpolicy.engine.agent.LaunchMarks;
 import dev.schedpolicy.engine.agent.LaunchRecord;
 import dev.schedpolicy.engine.agent.PreparedLaunch;
@@ -19,7 +18,6 @@ import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import jenkins.tasks.filters.EnvVarsFilterableBuilder;
 
 /**
@@ -60,9 +58,9 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
             return super.launch(starter);
         }
         try {
-            PreparedLaunch prepared = prepare(channel, cmds);
-            starter.cmds(prepared.prefix(cmds));
-            starter.masks(prepared.prefixMasks(starter.masks()));
+            PreparedLaunch prepared = prepare(channel, cmds, starter.envs());
+            starter.cmds(prepared.command(cmds));
+            starter.masks(prepared.masks(starter.masks()));
             starter.envs(LaunchMarks.withMarker(starter.envs(), prepared.id()));
             Proc proc;
             try {
@@ -104,10 +102,11 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
         if (!isUnix() || channel == null || cmd == null || cmd.length == 0) {
             return super.launchChannel(cmd, out, workDir, envVars);
         }
-        PreparedLaunch prepared = prepare(channel, List.of(cmd));
+        PreparedLaunch prepared = prepare(channel, List.of(cmd), envVars == null ? null
+                : envVars.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toArray(String[]::new));
         Channel launched;
         try {
-            launched = super.launchChannel(prepared.prefix(List.of(cmd)).toArray(new String[0]), out, workDir,
+            launched = super.launchChannel(prepared.command(List.of(cmd)).toArray(new String[0]), out, workDir,
                     LaunchMarks.withMarker(envVars, prepared.id()));
         } catch (IOException | InterruptedException | RuntimeException e) {
             abortQuietly(channel, prepared.id(), "Jenkins could not start the command: " + e.getMessage());
@@ -129,17 +128,15 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
         getInner().prepareFilterRules(run, builder);
     }
 
-    private PreparedLaunch prepare(final VirtualChannel channel, final List<String> cmds) throws IOException {
-        Optional<String> refusal = ContainerLaunches.refusal(cmds);
-        if (refusal.isPresent()) {
-            throw new AbortException("[schedpolicy] cannot police this launch: " + refusal.get());
-        }
+    /** The engine decides on the agent, from the command line, whether and how the launch is policed (containers too). */
+    private PreparedLaunch prepare(final VirtualChannel channel, final List<String> cmds, final String[] envs) throws IOException {
         try {
-            return channel.call(new AgentCalls.Prepare(settings));
+            return channel.call(new AgentCalls.Prepare(settings, cmds, envs));
         } catch (InterruptedException e) {
             throw (IOException) new InterruptedIOException("interrupted while preparing the launch").initCause(e);
         } catch (RuntimeException e) {
-            throw new AbortException("[schedpolicy] cannot prepare the launch: " + e.getMessage());
+            // includes the engine's refusals of container launches, which say why and what to use instead
+            throw new AbortException("[schedpolicy] cannot police this launch: " + e.getMessage());
         }
     }
 

@@ -5,28 +5,47 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Park-and-release cannot reach a process a container runtime starts: {@code docker exec} (what
- * docker-workflow's {@code withDockerContainer} launches) asks the runtime's daemon to start the
- * command, so the shim would police only the client, and a shim path prepended inside the
- * container does not exist there. Such launches are refused with words saying what works instead.
+ * The container clients whose exec we cannot check: nerdctl, kubectl and crictl start the command inside a container
+ * (or a pod) through a daemon or an API server, where no policy of this launch reaches it, and we never start their
+ * containers under a policy. docker and podman are handled by {@link ContainerBook}: their run/create is placed under
+ * the policy, and an exec into a container we started runs in its group.
  */
 public final class ContainerLaunches {
-    private static final Set<String> CLIENTS = Set.of("docker", "podman", "nerdctl", "kubectl", "crictl");
+    private static final Set<String> UNCHECKED = Set.of("nerdctl", "kubectl", "crictl");
 
     private ContainerLaunches() {
     }
 
-    /** Why {@code argv} cannot be policed, or empty when it can. */
+    /** The kubernetes plugin's agent class: a pod whose container() steps its own launcher starts. */
+    static final String KUBERNETES_AGENT = "org.csanchez.jenkins.plugins.kubernetes.KubernetesSlave";
+
+    /**
+     * What a block on a node of class {@code nodeClassName} must be told about containers, or empty. The kubernetes
+     * plugin's container() launcher never calls the launcher it wraps (it starts {@code sh} in the container through
+     * the API server and writes the command into it), so a block around container() is never asked and its steps
+     * run without the policy and without a console line: the block says so when it starts.
+     */
+    public static Optional<String> nodeNote(final String nodeClassName) {
+        if (!KUBERNETES_AGENT.equals(nodeClassName)) {
+            return Optional.empty();
+        }
+        return Optional.of("this agent is a Kubernetes pod: steps inside container('...') are started through the Kubernetes API"
+                + " by the kubernetes plugin's own launcher, which never calls this block's, so they run without the policy and"
+                + " without a [schedpolicy] line; only steps in the agent's own container are policed. Set the pod template's"
+                + " resources instead (no requests or limits: BestEffort, the lowest cpu weight; docs/jenkins.md)");
+    }
+
+    /** Why {@code argv} cannot be policed, or empty when it can (or is for {@link ContainerBook} to decide). */
     public static Optional<String> refusal(final List<String> argv) {
         if (argv.size() < 2) {
             return Optional.empty();
         }
         String program = argv.get(0).substring(argv.get(0).lastIndexOf('/') + 1);
-        if (CLIENTS.contains(program) && argv.get(1).equals("exec")) {
+        if (UNCHECKED.contains(program) && argv.get(1).equals("exec")) {
             return Optional.of("'" + program + " exec' starts the command inside a container through the runtime's daemon,"
                     + " where no policy of this launch reaches it (only the client would be policed); run the build"
                     + " outside the container block, or give the container itself a CPU limit (e.g. docker --cpu-shares,"
-                    + " --cpus, or a cgroup parent with cpu.idle)");
+                    + " --cpus, or a cgroup parent with cpu.idle; on Kubernetes the pod's resources, docs/jenkins.md)");
         }
         return Optional.empty();
     }

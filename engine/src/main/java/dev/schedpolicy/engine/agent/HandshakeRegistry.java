@@ -1,12 +1,15 @@
 package dev.schedpolicy.engine.agent;
 
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.container.ContainerCommand;
+import dev.schedpolicy.engine.container.ContainerRefusal;
 import dev.schedpolicy.engine.launch.CgroupGroupProvider;
 import dev.schedpolicy.engine.launch.CpuGroupProvider;
 import dev.schedpolicy.engine.launch.Handshake;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.launch.ParkAndRelease;
 import dev.schedpolicy.engine.launch.PolicedLaunch;
+import dev.schedpolicy.engine.policy.OnUnsupported;
 import dev.schedpolicy.engine.policy.Policy;
 
 import java.nio.file.Path;
@@ -50,7 +53,7 @@ public final class HandshakeRegistry implements AutoCloseable {
         }
     };
 
-    private record Pending(Handshake handshake, String blockKey, String policy, ScheduledFuture<?> expiry) {
+    private record Pending(Handshake handshake, String blockKey, String policy, ScheduledFuture<?> expiry, List<String> notes) {
     }
 
     private record Live(String id, PolicedLaunch launch) {
@@ -62,10 +65,12 @@ public final class HandshakeRegistry implements AutoCloseable {
      * @param reapInterval how often released launches outside blocks are checked for an empty cgroup
      */
     private final Map<Path, CpuGroupProvider> groupsUnder = new ConcurrentHashMap<>();
+    private final ContainerBook containers;
 
     public HandshakeRegistry(final LaunchConfig config, final Path procRoot, final Duration reapInterval) {
         this.config = config;
         this.occupancy = new GroupOccupancy(procRoot);
+        this.containers = new ContainerBook(config);
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "schedpolicy-registry");
             t.setDaemon(true);
@@ -96,17 +101,63 @@ public final class HandshakeRegistry implements AutoCloseable {
      */
     public PreparedLaunch prepare(final Policy policy, final AgentLimits limits, final String blockKey,
             final Duration pendingTimeout, final Optional<Path> cgroupParent) {
+        return prepareParked(policy, parkedConfig(limits, cgroupParent), blockKey, pendingTimeout, List.of());
+    }
+
+    /** The launch configuration under the administrator's limits, with per-launch groups under {@code cgroupParent}. */
+    private LaunchConfig parkedConfig(final AgentLimits limits, final Optional<Path> cgroupParent) {
         LaunchConfig launchConfig = config.withLimits(limits.toPolicyLimits());
         if (cgroupParent.isPresent()) {
             launchConfig = launchConfig.withGroups(groupsUnder.computeIfAbsent(cgroupParent.get(),
                     parent -> new CgroupGroupProvider(CgroupSystem.detect(), Optional.of(parent))));
         }
+        return launchConfig;
+    }
+
+    /**
+     * As {@link #prepare(Policy, AgentLimits, String, Duration, Optional)} for the command {@code argv}: a container
+     * start ({@code docker|podman run|create}) is placed under the policy's cgroup parts by the runtime's own options, an
+     * exec into a container this registry started runs as given, and every other command is parked. See
+     * {@link ContainerBook}.
+     *
+     * @param env the environment the command will run with (its client asks the same daemon for the cgroup driver)
+     * @throws dev.schedpolicy.engine.container.ContainerRefusal when the command must not run, saying why and what to use
+     */
+    public PreparedLaunch prepare(final Policy policy, final AgentLimits limits, final String blockKey, final Duration pendingTimeout,
+            final Optional<Path> cgroupParent, final List<String> argv, final Map<String, String> env) {
+        Optional<String> unchecked = ContainerLaunches.refusal(argv);
+        if (unchecked.isPresent()) {
+            throw new ContainerRefusal(unchecked.get());
+        }
+        ContainerCommand.Parsed parsed = ContainerCommand.parse(argv);
+        if (parsed instanceof ContainerCommand.Container c) {
+            if (policy.isDefault()) {
+                return prepare(policy, limits, blockKey, pendingTimeout, cgroupParent);
+            }
+            PreparedLaunch prepared = containers.prepare(c.command(), policy, blockKey, cgroupParent,
+                    config.withLimits(limits.toPolicyLimits()), env);
+            timer.schedule(() -> containers.abort(prepared.id()), pendingTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            return prepared;
+        }
+        List<String> notes = List.of();
+        if (parsed instanceof ContainerCommand.Unreadable u) {
+            if (policy.onUnsupported() == OnUnsupported.FAIL) {
+                throw new ContainerRefusal(u.reason() + "; only the client would be policed (onUnsupported: 'warn' runs it so)");
+            }
+            notes = List.of(u.reason() + "; only the client is policed");
+        }
+        return prepareParked(policy, parkedConfig(limits, cgroupParent), blockKey, pendingTimeout, notes);
+    }
+
+    /** @param notes the engine's own warnings about the launch, put before the launch's in its record */
+    private PreparedLaunch prepareParked(final Policy policy, final LaunchConfig launchConfig, final String blockKey,
+            final Duration pendingTimeout, final List<String> notes) {
         Handshake h = ParkAndRelease.prepare(policy, launchConfig);
         String id = h.id();
         ScheduledFuture<?> expiry = timer.schedule(
                 () -> abort(id, "not released within " + pendingTimeout.toMillis() + " ms of being prepared"),
                 pendingTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        pending.put(id, new Pending(h, blockKey, policy.toCompact(), expiry));
+        pending.put(id, new Pending(h, blockKey, policy.toCompact(), expiry, notes));
         return new PreparedLaunch(id, h.commandPrefix());
     }
 
@@ -118,6 +169,9 @@ public final class HandshakeRegistry implements AutoCloseable {
      *         under on-unsupported=fail, or the command never reached the shim
      */
     public LaunchRecord release(final String id, final Duration timeout) {
+        if (containers.isPending(id)) {
+            return containers.release(id, timeout);
+        }
         Pending p = pending.remove(id);
         if (p == null) {
             throw new IllegalStateException("no parked launch '" + id + "' in this JVM: it was aborted, timed out before"
@@ -125,7 +179,7 @@ public final class HandshakeRegistry implements AutoCloseable {
         }
         p.expiry().cancel(false);
         PolicedLaunch launch = p.handshake().release(timeout);
-        LaunchRecord record = LaunchRecord.of(id, p.policy(), launch);
+        LaunchRecord record = LaunchRecord.of(id, p.policy(), launch, p.notes());
         if (launch.cgroupPath().isPresent()) {
             live.computeIfAbsent(p.blockKey(), k -> new CopyOnWriteArrayList<>()).add(new Live(id, launch));
         } else {
@@ -136,6 +190,7 @@ public final class HandshakeRegistry implements AutoCloseable {
 
     /** Tells a parked shim to exit 125 without running its command; no-op for unknown ids. */
     public void abort(final String id, final String reason) {
+        containers.abort(id);
         Pending p = pending.remove(id);
         if (p != null) {
             p.expiry().cancel(false);
@@ -153,6 +208,7 @@ public final class HandshakeRegistry implements AutoCloseable {
                 abort(e.getKey(), "the block ended before the launch was released");
             }
         }
+        containers.finishBlock(blockKey);
         UsageRecord total;
         synchronized (reaped) {
             total = reaped.getOrDefault(blockKey, UsageRecord.NONE);
@@ -169,7 +225,12 @@ public final class HandshakeRegistry implements AutoCloseable {
 
     /** Parked launches not yet released or aborted. */
     public int pendingCount() {
-        return pending.size();
+        return pending.size() + containers.pendingCount();
+    }
+
+    /** Containers started under a policy that execs may still join. */
+    public int containerCount() {
+        return containers.startedCount();
     }
 
     /** Released launches whose cgroup is still held. */
@@ -179,6 +240,7 @@ public final class HandshakeRegistry implements AutoCloseable {
 
     /** Removes the cgroups of released launches that nothing runs in any more; their usage is kept per block. */
     public void reapEmptyGroups() {
+        containers.reap();
         for (Map.Entry<String, List<Live>> e : live.entrySet()) {
             List<Live> done = new ArrayList<>();
             for (Live l : e.getValue()) {
@@ -212,6 +274,7 @@ public final class HandshakeRegistry implements AutoCloseable {
 
     /** Aborts every pending launch and removes every held cgroup; the registry stays usable. */
     public void clear() {
+        containers.clear();
         for (String id : List.copyOf(pending.keySet())) {
             abort(id, "the agent facade was cleared");
         }

@@ -24,11 +24,24 @@ public final class LaunchRecord implements Serializable {
     private final String cpus;
     private final ArrayList<String> mismatches;
     private final ArrayList<String> warnings;
+    /** The container a run/create made or an exec joined; null for a plain launch. */
+    private final String container;
 
     @SuppressWarnings("checkstyle:ParameterNumber")
     public LaunchRecord(final String id, final String policy, final long pid, final String readFrom, final String schedClass,
             final int nice, final String io, final String cpuCgroup, final String cpus, final List<String> mismatches,
             final List<String> warnings) {
+        this(id, policy, pid, readFrom, schedClass, nice, io, cpuCgroup, cpus, mismatches, warnings, null);
+    }
+
+    /**
+     * A launch that started or joined a container: {@code pid} is the container's main process (0 when none runs yet),
+     * {@code readFrom} says what the container's group holds, in words.
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    public LaunchRecord(final String id, final String policy, final long pid, final String readFrom, final String schedClass,
+            final int nice, final String io, final String cpuCgroup, final String cpus, final List<String> mismatches,
+            final List<String> warnings, final String container) {
         this.id = id;
         this.policy = policy;
         this.pid = pid;
@@ -40,12 +53,20 @@ public final class LaunchRecord implements Serializable {
         this.cpus = cpus;
         this.mismatches = new ArrayList<>(mismatches);
         this.warnings = new ArrayList<>(warnings);
+        this.container = container;
     }
 
     static LaunchRecord of(final String id, final String policy, final PolicedLaunch launch) {
+        return of(id, policy, launch, List.of());
+    }
+
+    /** With {@code notes}: warnings of the engine's own about the launch, before the launch's. */
+    static LaunchRecord of(final String id, final String policy, final PolicedLaunch launch, final List<String> notes) {
         AppliedPolicy a = launch.applied();
+        List<String> warnings = new ArrayList<>(notes);
+        warnings.addAll(launch.warnings());
         return new LaunchRecord(id, policy, a.pid(), a.readFrom(), a.schedClass(), a.nice(), a.io(), a.cpuCgroup(),
-                a.cpus(), a.mismatches(), launch.warnings());
+                a.cpus(), a.mismatches(), warnings);
     }
 
     public String id() {
@@ -93,6 +114,11 @@ public final class LaunchRecord implements Serializable {
         return List.copyOf(warnings);
     }
 
+    /** The container's id when the launch started or joined one. */
+    public java.util.Optional<String> container() {
+        return java.util.Optional.ofNullable(container);
+    }
+
     /** Whether the kernel reported every requested value. */
     public boolean verified() {
         return mismatches.isEmpty();
@@ -100,6 +126,11 @@ public final class LaunchRecord implements Serializable {
 
     /** One line for the console: "pid 4242 verified: class idle, nice 0, io idle, cpu cgroup /, cpus 0-1". */
     public String describe() {
+        if (container != null) {
+            return "container " + container.substring(0, Math.min(12, container.length()))
+                    + (verified() ? " verified" : " NOT verified (" + String.join("; ", mismatches) + ")") + ": " + readFrom
+                    + (pid > 0 ? " (main pid " + pid + ")" : "");
+        }
         return "pid " + pid + (verified() ? " verified" : " NOT verified (" + String.join("; ", mismatches) + ")")
                 + ": class " + schedClass + ", nice " + nice + ", io " + io + ", cpu cgroup " + cpuCgroup + ", cpus " + cpus;
     }

@@ -5,41 +5,71 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A parked launch waiting in the agent JVM: its id (for release or abort) and the argv prefix to prepend. */
+/**
+ * A prepared launch waiting in the agent JVM: its id (for release or abort) and how to change the command line. A
+ * parked launch puts the shim before the command (tokens inserted at 0); a container start gets the runtime's
+ * placement options right after its subcommand; an exec into a container of ours runs unchanged (no tokens).
+ */
 public final class PreparedLaunch implements Serializable {
     @Serial
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     private final String id;
-    private final ArrayList<String> commandPrefix;
+    private final int insertAt;
+    private final ArrayList<String> tokens;
 
+    /** A parked launch: {@code commandPrefix} goes before the command. */
     public PreparedLaunch(final String id, final List<String> commandPrefix) {
+        this(id, 0, commandPrefix);
+    }
+
+    /** A launch whose command line gets {@code tokens} inserted at index {@code insertAt}. */
+    public PreparedLaunch(final String id, final int insertAt, final List<String> tokens) {
         this.id = id;
-        this.commandPrefix = new ArrayList<>(commandPrefix);
+        this.insertAt = insertAt;
+        this.tokens = new ArrayList<>(tokens);
     }
 
     public String id() {
         return id;
     }
 
+    /** The shim prefix of a parked launch; empty for a container launch. */
     public List<String> commandPrefix() {
-        return List.copyOf(commandPrefix);
+        return insertAt == 0 ? List.copyOf(tokens) : List.of();
     }
 
-    /** The command a launcher should start: prefix, then the original argv. */
-    public List<String> prefix(final List<String> command) {
-        List<String> all = new ArrayList<>(commandPrefix);
-        all.addAll(command);
+    /** The command a launcher should start instead of {@code command}. */
+    public List<String> command(final List<String> command) {
+        if (insertAt > command.size()) {
+            throw new IllegalArgumentException("the command " + command + " is shorter than the one this launch was prepared for");
+        }
+        List<String> all = new ArrayList<>(command.subList(0, insertAt));
+        all.addAll(tokens);
+        all.addAll(command.subList(insertAt, command.size()));
         return all;
     }
 
-    /** Masks (hide-in-log flags) for {@link #prefix(List)}: the prefix is never masked. */
-    public boolean[] prefixMasks(final boolean[] masks) {
+    /** Masks (hide-in-log flags) for {@link #command(List)}: the inserted tokens are never masked. */
+    public boolean[] masks(final boolean[] masks) {
         if (masks == null) {
             return null;
         }
-        boolean[] all = new boolean[masks.length + commandPrefix.size()];
-        System.arraycopy(masks, 0, all, commandPrefix.size(), masks.length);
+        boolean[] all = new boolean[masks.length + tokens.size()];
+        System.arraycopy(masks, 0, all, 0, Math.min(insertAt, masks.length));
+        if (masks.length > insertAt) {
+            System.arraycopy(masks, insertAt, all, insertAt + tokens.size(), masks.length - insertAt);
+        }
         return all;
+    }
+
+    /** As {@link #command(List)}; the name of the parked-launch era, kept for callers that only prepend. */
+    public List<String> prefix(final List<String> command) {
+        return command(command);
+    }
+
+    /** As {@link #masks(boolean[])}. */
+    public boolean[] prefixMasks(final boolean[] masks) {
+        return masks(masks);
     }
 }

@@ -214,6 +214,28 @@ public final class SchedPolicyAgent {
         return registry().prepare(Policy.parse(policy), limits, blockKey, pendingTimeout, CgroupParents.parse(cgroupParent));
     }
 
+    /**
+     * As {@link #prepare(String, String, AgentLimits, Duration, String)} for the command Jenkins is about to start, so a
+     * container start is placed under the policy and an exec into a container of ours may run (see
+     * {@link HandshakeRegistry#prepare(Policy, AgentLimits, String, Duration, Optional, List, Map)}).
+     *
+     * @param argv         the command line as the launcher would start it
+     * @param envOverrides the launch's environment as "KEY=VALUE" overrides of this JVM's own (Launcher.ProcStarter#envs)
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    public static PreparedLaunch prepare(final String policy, final String blockKey, final AgentLimits limits,
+            final Duration pendingTimeout, final String cgroupParent, final List<String> argv, final List<String> envOverrides) {
+        Map<String, String> env = new HashMap<>(System.getenv());
+        for (String kv : envOverrides == null ? List.<String>of() : envOverrides) {
+            int eq = kv.indexOf('=');
+            if (eq > 0) {
+                env.put(kv.substring(0, eq), kv.substring(eq + 1));
+            }
+        }
+        return registry().prepare(Policy.parse(policy), limits, blockKey, pendingTimeout, CgroupParents.parse(cgroupParent),
+                argv, env);
+    }
+
     /** Releases a parked launch once Jenkins started it; see {@link HandshakeRegistry#release}. */
     public static LaunchRecord release(final String id, final Duration timeout) {
         return registry().release(id, timeout);

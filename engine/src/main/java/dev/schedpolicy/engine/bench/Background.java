@@ -10,18 +10,26 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /** The started background of one run: its processes and the work units they report. */
 final class Background {
-    static final Background NONE = new Background(List.of(), 0, List.of());
+    /** How {@code where} starts for a copy in its own container. */
+    static final String CONTAINER = "own container ";
+    static final Background NONE = new Background(List.of(), 0, List.of(), List.of());
 
     private final List<ProcessStarter.Started> processes;
     private final int copies;
     private final List<String> where;
+    private final List<Long> cpuPids;
     private final List<AtomicLong> units = new ArrayList<>();
 
-    /** @param where per process, the task group it was placed in ("" when it shares the victim's) */
-    Background(final List<ProcessStarter.Started> processes, final int copies, final List<String> where) {
+    /**
+     * @param where   per process, the task group it was placed in ("" when it shares the victim's)
+     * @param cpuPids per process, whose process tree its CPU time is read from: itself, or for a copy in a container the
+     *                container's main process (the client's tree holds none of the work)
+     */
+    Background(final List<ProcessStarter.Started> processes, final int copies, final List<String> where, final List<Long> cpuPids) {
         this.processes = List.copyOf(processes);
         this.copies = copies;
         this.where = List.copyOf(where);
+        this.cpuPids = List.copyOf(cpuPids);
     }
 
     /** What the kernel reported for the background, in words; one line for copies that all read the same. */
@@ -29,7 +37,9 @@ final class Background {
         List<String> distinct = new ArrayList<>();
         for (int i = 0; i < processes.size(); i++) {
             String w = where.get(i);
-            String text = processes.get(i).applied() + (w.isEmpty() ? "" : " in " + w.replaceAll("^(own cgroup) /\\S*$", "$1"));
+            // a copy in a container: what its container holds is the policy; its client's own values are not
+            String text = w.startsWith(CONTAINER) ? w : processes.get(i).applied() + (w.isEmpty() ? ""
+                    : " in " + w.replaceAll("^(own cgroup) /\\S*$", "$1"));
             if (!distinct.contains(text)) {
                 distinct.add(text);
             }
@@ -68,7 +78,7 @@ final class Background {
     }
 
     long cpuNs(final SystemSampler sampler) {
-        return processes.stream().mapToLong(p -> sampler.treeCpuNs(p.process().pid())).sum();
+        return cpuPids.stream().mapToLong(sampler::treeCpuNs).sum();
     }
 
     /** The cgroup counters summed over the background's groups; empty when none is in a policy group. */

@@ -18,6 +18,7 @@ public final class BenchOptions {
     final Matrix matrix;
     final Path cgroupParent;
     final Path idleParent;
+    final String containerImage;
     final String victimCommand;
     final String backgroundCommand;
     final Path outDir;
@@ -37,6 +38,7 @@ public final class BenchOptions {
                 .withTopologies(b.topologies);
         this.cgroupParent = b.cgroupParent;
         this.idleParent = b.idleParent;
+        this.containerImage = b.containerImage;
         this.victimCommand = b.victimCommand;
         this.backgroundCommand = b.backgroundCommand;
         this.outDir = b.outDir;
@@ -78,6 +80,11 @@ public final class BenchOptions {
     /** Where to look for the machine-wide idle parent; empty: the default place (schedpolicy.idle at the top). */
     public java.util.Optional<Path> idleParent() {
         return java.util.Optional.ofNullable(idleParent);
+    }
+
+    /** The local image the container topology runs its background copies in; empty: that topology is unavailable. */
+    public java.util.Optional<String> containerImage() {
+        return java.util.Optional.ofNullable(containerImage);
     }
 
     public java.util.Optional<Path> outDir() {
@@ -129,6 +136,7 @@ public final class BenchOptions {
         private List<dev.schedpolicy.engine.scenario.Topology> topologies;
         private Path cgroupParent;
         private Path idleParent;
+        private String containerImage;
         private String victimCommand;
         private String backgroundCommand;
         private Path outDir;
@@ -194,6 +202,15 @@ public final class BenchOptions {
          */
         public Builder idleParent(final Path value) {
             idleParent = value;
+            return this;
+        }
+
+        /**
+         * The local image for the container topology (its background copies run in containers of it, with the host's
+         * JDK and the benchmark's classes mounted read-only); null: that topology is unavailable.
+         */
+        public Builder containerImage(final String value) {
+            containerImage = value == null || value.isBlank() ? null : value.strip();
             return this;
         }
 

@@ -89,7 +89,8 @@ final class MatrixRunner {
                 if (Thread.currentThread().isInterrupted()) {
                     throw new InterruptedException("interrupted");
                 }
-                if (unavailable.contains(r.policy().label()) || unavailable.contains(r.topology().id())) {
+                if (unavailable.contains(r.policy().label()) || unavailable.contains(r.topology().id())
+                        || unavailable.contains(r.policy().label() + "@" + r.topology().id())) {
                     runsDone++;
                     continue;
                 }
@@ -101,6 +102,10 @@ final class MatrixRunner {
                         unavailable.add(r.policy().label());
                         warnOnce("policy '" + r.policy().label() + "' cannot be applied here, its row is skipped: "
                                 + e.getMessage());
+                    } else if (e.kind() == RunAborted.Kind.POLICY_UNAVAILABLE_IN_TOPOLOGY) {
+                        unavailable.add(r.policy().label() + "@" + r.topology().id());
+                        warnOnce("policy '" + r.policy().label() + "' cannot act in topology " + r.topology().id()
+                                + ", its row is skipped there: " + e.getMessage());
                     } else if (e.kind() == RunAborted.Kind.TOPOLOGY_UNAVAILABLE) {
                         unavailable.add(r.topology().id());
                         warnOnce("topology " + r.topology().id() + " cannot be set up here, it is skipped: "
@@ -126,7 +131,7 @@ final class MatrixRunner {
 
     private Sample measure(final CellRunner cells, final PlannedRun r) throws Exception {
         List<ProcessStarter.Started> mine = new ArrayList<>();
-        Placement placement = new Placement(r.topology(), cgroups, parent.parent());
+        Placement placement = new Placement(r.topology(), cgroups, parent.parent(), options.containerImage());
         try {
             Sample s = cells.run(r, mine, placement);
             runsDone++;

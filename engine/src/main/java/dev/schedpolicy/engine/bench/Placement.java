@@ -3,6 +3,9 @@ package dev.schedpolicy.engine.bench;
 import dev.schedpolicy.engine.cgroup.CgroupException;
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.cgroup.CpuCgroup;
+import dev.schedpolicy.engine.container.ContainerLaunch;
+import dev.schedpolicy.engine.container.ContainerReadBack;
+import dev.schedpolicy.engine.policy.Policy;
 import dev.schedpolicy.engine.scenario.Topology;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +21,7 @@ import java.util.function.Supplier;
  * cgroup part is placed by the launcher in its policy group, made under the copy's group (or under the
  * configured cgroup parent, e.g. a machine-wide idle parent); any other is moved by a shell that writes its
  * own PID to the group's cgroup.procs and then execs the workload, so it runs there from its first instruction.
+ * The container topology puts every background copy in its own container ({@link ContainerCopies}).
  */
 final class Placement implements AutoCloseable {
     static final Path SETSID = Path.of("/usr/bin/setsid");
@@ -30,13 +34,19 @@ final class Placement implements AutoCloseable {
      * @param where        its task group in words ("" when it shares the benchmark's)
      * @param movesInto    the cgroup path the process moves itself into before exec, when it does
      */
-    record Launch(ProcessBuilder builder, Optional<Path> cgroupParent, String where, Optional<String> movesInto) {
+    record Launch(ProcessBuilder builder, Optional<Path> cgroupParent, String where, Optional<String> movesInto,
+            Optional<ContainerLaunch> container) {
+        Launch(final ProcessBuilder builder, final Optional<Path> cgroupParent, final String where, final Optional<String> movesInto) {
+            this(builder, cgroupParent, where, movesInto, Optional.empty());
+        }
     }
 
     private final Topology topology;
     private final Supplier<CgroupSystem> cgroups;
     private final Optional<Path> cgroupParent;
     private final List<CpuCgroup> groups = new ArrayList<>();
+    private final Optional<String> containerImage;
+    private ContainerCopies containers;
 
     /**
      * @param topology     where the run's processes go
@@ -44,9 +54,16 @@ final class Placement implements AutoCloseable {
      * @param cgroupParent where policy groups go when set (e.g. the idle parent); else the starter's default
      */
     Placement(final Topology topology, final Supplier<CgroupSystem> cgroups, final Optional<Path> cgroupParent) {
+        this(topology, cgroups, cgroupParent, Optional.empty());
+    }
+
+    /** @param containerImage the local image the container topology's background copies run in */
+    Placement(final Topology topology, final Supplier<CgroupSystem> cgroups, final Optional<Path> cgroupParent,
+            final Optional<String> containerImage) {
         this.topology = topology;
         this.cgroups = cgroups;
         this.cgroupParent = cgroupParent;
+        this.containerImage = containerImage;
     }
 
     Topology topology() {
@@ -76,8 +93,27 @@ final class Placement implements AutoCloseable {
                 yield new Launch(pb, cgroupParent, "own session", Optional.empty());
             }
             case OUTSIDE_AGENT -> inOwnGroup(pb, policy);
+            case CONTAINER -> inContainer(pb, policy);
             default -> plain(pb);
         };
+    }
+
+    /** A background copy in its own container; its client starts without a policy (the container carries it). */
+    private Launch inContainer(final ProcessBuilder pb, final BenchPolicy policy) {
+        if (containerImage.isEmpty()) {
+            throw new RunAborted(RunAborted.Kind.TOPOLOGY_UNAVAILABLE, "the container topology needs a local image to run the"
+                    + " background in: --container-image IMAGE (one made from host files will do: tar -C DIR -c . | docker import - IMAGE)");
+        }
+        if (containers == null) {
+            containers = new ContainerCopies(containerImage.get(), cgroupParent, cgroups.get());
+        }
+        ContainerLaunch launch = containers.wrap(pb, policy);
+        return new Launch(pb, Optional.empty(), "own container", Optional.empty(), Optional.of(launch));
+    }
+
+    /** What the kernel holds for a container copy once its main process runs (the process its CPU time is read from). */
+    ContainerReadBack.State running(final Launch launch) {
+        return containers.running(launch.container().orElseThrow());
     }
 
     private Launch plain(final ProcessBuilder pb) {
@@ -131,6 +167,10 @@ final class Placement implements AutoCloseable {
     /** Removes the run's groups; call after its processes are gone. */
     @Override
     public void close() {
+        if (containers != null) {
+            containers.close();
+            containers = null;
+        }
         for (CpuCgroup g : groups) {
             try {
                 g.killAll();

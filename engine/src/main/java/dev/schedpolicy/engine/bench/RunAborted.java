@@ -11,7 +11,12 @@ final class RunAborted extends RuntimeException {
         /** The engine could not apply the row's policy on this machine: the row is skipped. */
         POLICY_UNAVAILABLE,
         /** This machine cannot place processes the way the run's topology needs: the topology is skipped. */
-        TOPOLOGY_UNAVAILABLE
+        TOPOLOGY_UNAVAILABLE,
+        /**
+         * The row's policy cannot act in the run's topology (per-task parts on a container's processes): the row is
+         * skipped in that topology only.
+         */
+        POLICY_UNAVAILABLE_IN_TOPOLOGY
     }
 
     private final Kind kind;

@@ -3,6 +3,7 @@ package dev.schedpolicy.engine.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schedpolicy.engine.bench.workload.Kernel;
 import dev.schedpolicy.engine.bench.workload.Protocol;
+import dev.schedpolicy.engine.container.ContainerReadBack;
 import dev.schedpolicy.engine.scenario.Builtin;
 import dev.schedpolicy.engine.scenario.Matrix;
 import dev.schedpolicy.engine.scenario.WorkloadSpec;
@@ -130,11 +131,22 @@ final class WorkloadLauncher {
             }
             pb.redirectError(tracker.log("background" + c + ".err").toFile());
             Placement.Launch launch = placement.backgroundCopy(pb, policy);
-            started.add(startPoliced(launch, policy));
+            started.add(startPoliced(launch, launch.container().isPresent() ? BenchPolicy.DEFAULT : policy));
             launches.add(launch);
-            where.add(launch.where());
         }
-        Background bg = new Background(started, copies, where);
+        List<Long> cpuPids = new ArrayList<>();
+        for (int c = 0; c < started.size(); c++) {
+            Placement.Launch launch = launches.get(c);
+            if (launch.container().isPresent()) {
+                ContainerReadBack.State state = placement.running(launch);
+                cpuPids.add(state.pid());
+                where.add(Background.CONTAINER + state.id().substring(0, 12) + ": " + state.describe());
+            } else {
+                cpuPids.add(started.get(c).process().pid());
+                where.add(launch.where());
+            }
+        }
+        Background bg = new Background(started, copies, where, cpuPids);
         if (spec.isCommand()) {
             Thread.sleep(200);
             for (int c = 0; c < started.size(); c++) {

@@ -163,6 +163,35 @@ public final class CgroupSystem {
                 + " cgroup for the cpu controller", procCgroup, null));
     }
 
+    /** The directory of a cpu cgroup given as /proc/PID/cgroup shows it. */
+    public Path cpuDirOf(final String cgroupPath) {
+        return requireCpu().dirOf(cgroupPath);
+    }
+
+    /** The cgroup path (as /proc/PID/cgroup shows it) of a directory in the cpu hierarchy, e.g. "/schedpolicy.idle". */
+    public String cpuPathOf(final Path dir) {
+        return requireCpu().cgroupPathOf(dir);
+    }
+
+    /** The cpu limits a group holds now (quota, weight, idle), read from its control files. */
+    public CpuLimits limitsOf(final Path dir) {
+        return controller().read(dir);
+    }
+
+    /**
+     * The nearest of {@code dir} and its ancestors in the cpu hierarchy whose cpu.idle reads 1: a group below an idle
+     * group competes with the idle group's siblings as that idle group does.
+     */
+    public Optional<Path> idleAncestor(final Path dir) {
+        Path mount = requireCpu().mountPoint();
+        for (Path p = dir.normalize(); p != null && p.startsWith(mount); p = p.getParent()) {
+            if (IdleFile.read(files, p)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
+    }
+
     /**
      * Tries for real whether cpu groups can be made under the parent: mkdir of a scratch child, a look for the
      * cpu control files in it, rmdir. Changes nothing that stays.

@@ -30,6 +30,11 @@ public record CpuLimits(OptionalInt quotaPercent, OptionalInt weight, boolean id
         }
     }
 
+    /** The cgroup v1 cpu.shares (and docker's --cpu-shares) that carries {@code weight}, by systemd's mapping. */
+    public static long sharesForWeight(final int weight) {
+        return V1CpuController.sharesForWeight(weight);
+    }
+
     public static CpuLimits none() {
         return new CpuLimits(OptionalInt.empty(), OptionalInt.empty(), false);
     }

@@ -33,7 +33,13 @@ public enum Topology {
      * cpu cgroup.
      */
     OTHER_SESSION("other-session", null, "Neighbours in other login sessions",
-            "agents started over ssh and logins in the root cpu cgroup, each session its own autogroup");
+            "agents started over ssh and logins in the root cpu cgroup, each session its own autogroup"),
+    /**
+     * Every background copy in its own container of a local image (a build container), started through the container
+     * placement with its policy's cgroup parts; the victim on the host: "my test job runs beside build containers".
+     */
+    CONTAINER("container", null, "Beside build containers",
+            "each build copy in its own container of a local image, the test job on the host");
 
     private final String id;
     private final String formerId;

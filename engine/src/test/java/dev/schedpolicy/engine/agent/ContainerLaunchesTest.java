@@ -8,18 +8,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ContainerLaunchesTest {
     @Test
-    void shouldRefuseADockerExecLaunchSayingWhatWorksInstead() {
-        // docker-workflow's WithContainerStep decorator starts: docker exec --env ... CONTAINER sh -c ...
-        assertThat(ContainerLaunches.refusal(List.of("/usr/bin/docker", "exec", "--env", "A=1", "c0ffee", "sh", "-c", "make")))
-                .hasValueSatisfying(m -> assertThat(m).contains("'docker exec'").contains("only the client would be policed")
-                        .contains("--cpu-shares"));
-        assertThat(ContainerLaunches.refusal(List.of("kubectl", "exec", "pod", "--", "make"))).isPresent();
+    void shouldRefuseAnExecOfClientsWhoseContainersWeNeverStart() {
+        assertThat(ContainerLaunches.refusal(List.of("kubectl", "exec", "pod", "--", "make")))
+                .hasValueSatisfying(m -> assertThat(m).contains("'kubectl exec'").contains("only the client would be policed"));
+        assertThat(ContainerLaunches.refusal(List.of("/usr/local/bin/nerdctl", "exec", "c0ffee", "make"))).isPresent();
     }
 
     @Test
-    void shouldLetOrdinaryCommandsAndOtherDockerCommandsThrough() {
-        assertThat(ContainerLaunches.refusal(List.of("sh", "-c", "docker exec c make"))).isEmpty();
-        assertThat(ContainerLaunches.refusal(List.of("docker", "build", "."))).isEmpty();
+    void shouldLeaveDockerAndPodmanToTheContainerBookAndOrdinaryCommandsAlone() {
+        assertThat(ContainerLaunches.refusal(List.of("/usr/bin/docker", "exec", "c0ffee", "sh", "-c", "make"))).isEmpty();
+        assertThat(ContainerLaunches.refusal(List.of("podman", "exec", "c0ffee", "make"))).isEmpty();
+        assertThat(ContainerLaunches.refusal(List.of("sh", "-c", "kubectl exec c make"))).isEmpty();
         assertThat(ContainerLaunches.refusal(List.of("make"))).isEmpty();
+    }
+
+    @Test
+    void shouldTellABlockOnAKubernetesAgentThatContainerStepsBypassIt() {
+        assertThat(ContainerLaunches.nodeNote("org.csanchez.jenkins.plugins.kubernetes.KubernetesSlave"))
+                .hasValueSatisfying(m -> assertThat(m).contains("container('...')").contains("without the policy")
+                        .contains("BestEffort"));
+        assertThat(ContainerLaunches.nodeNote("hudson.slaves.DumbSlave")).isEmpty();
     }
 }

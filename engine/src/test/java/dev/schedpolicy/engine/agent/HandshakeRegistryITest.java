@@ -1,5 +1,6 @@
 package dev.schedpolicy.engine.agent;
 
+import dev.schedpolicy.engine.container.ContainerRefusal;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.launch.PolicyApplyException;
 import dev.schedpolicy.engine.policy.Policy;
@@ -15,6 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -94,6 +97,41 @@ class HandshakeRegistryITest {
         assertThat(registry.pendingCount()).isZero();
         assertThat(registry.finishBlock("block-1").groups()).isZero();
         assertThat(handshakeDirs()).isEmpty();
+    }
+
+    /** The command-line routing needs no daemon: what is not a container start is parked as always. */
+    @Test
+    void shouldParkDockerSubcommandsThatStartNoContainerAndRefuseALineItCannotRead() throws Exception {
+        Map<String, String> env = System.getenv();
+        PreparedLaunch ps = registry.prepare(Policy.parse("batch"), AgentLimits.DEFAULT, "block-d", Duration.ofSeconds(30),
+                Optional.empty(), List.of("docker", "stop", "--time=1", "c0ffee"), env);
+        assertThat(ps.commandPrefix()).as("parked behind the shim").isNotEmpty();
+        registry.abort(ps.id(), "not started in this test");
+
+        List<String> unreadable = List.of("sh", "-c", "exit 0");
+        List<String> odd = List.of("docker", "--frobnicate", "x", "run", "img");
+        assertThatThrownBy(() -> registry.prepare(Policy.parse("batch"), AgentLimits.DEFAULT, "block-d", Duration.ofSeconds(30),
+                Optional.empty(), odd, env))
+                .isInstanceOf(ContainerRefusal.class).hasMessageContaining("unknown global option '--frobnicate'")
+                .hasMessageContaining("only the client would be policed");
+        PreparedLaunch warned = registry.prepare(Policy.parse("batch+warn"), AgentLimits.DEFAULT, "block-d", Duration.ofSeconds(30),
+                Optional.empty(), odd, env);
+        Process p = new ProcessBuilder(warned.prefix(unreadable)).start();
+        LaunchRecord record = registry.release(warned.id(), Duration.ofSeconds(10));
+        assertThat(p.waitFor()).isZero();
+        assertThat(record.schedClass()).isEqualTo("batch");
+        assertThat(record.warnings()).anySatisfy(w -> assertThat(w).contains("'--frobnicate'").endsWith("only the client is policed"));
+        registry.finishBlock("block-d");
+        assertThat(handshakeDirs()).isEmpty();
+    }
+
+    @Test
+    void shouldRefuseAnExecIntoAContainerItDidNotStartWithoutAskingAnyDaemon() {
+        assertThatThrownBy(() -> registry.prepare(Policy.parse("cpu-idle"), AgentLimits.DEFAULT, "block-e", Duration.ofSeconds(30),
+                Optional.empty(), List.of("docker", "exec", "--env", "A=1", "c0ffee", "env", "A=1", "sh", "-c", "make"), System.getenv()))
+                .isInstanceOf(ContainerRefusal.class).hasMessageContaining("runs in container c0ffee, which no policed launch on this"
+                        + " agent started");
+        assertThat(registry.pendingCount()).isZero();
     }
 
     @Test

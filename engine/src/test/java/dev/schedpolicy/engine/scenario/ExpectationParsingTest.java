@@ -78,7 +78,7 @@ class ExpectationParsingTest {
     void shouldExplainThatTheMachineTopologyIsGone() {
         assertThatThrownBy(() -> Topology.parse("machine"))
                 .hasMessage("topology 'machine' is no longer offered (it meant other-session or outside-agent depending"
-                        + " on the machine); name one of same-agent, outside-agent, other-session");
+                        + " on the machine); name one of same-agent, outside-agent, other-session, container");
         assertThat(Topology.parse("same-group")).isEqualTo(Topology.SAME_AGENT);
         assertThat(Topology.parse("other-cgroup")).isEqualTo(Topology.OUTSIDE_AGENT);
     }

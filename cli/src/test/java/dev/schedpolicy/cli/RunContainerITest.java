@@ -1,0 +1,117 @@
+package dev.schedpolicy.cli;
+
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.container.TestDocker;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code schedpolicy run --container} with a real daemon, as a real process: the container it starts is read back from
+ * /proc here. Without --container a docker line runs exactly as given (someone lowering their docker client for other
+ * reasons is not surprised), with a warning that the policy reaches only the client.
+ */
+@EnabledOnOs(OS.LINUX)
+@Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class RunContainerITest {
+    private TestDocker docker;
+    private final CgroupSystem cgroups = CgroupSystem.detect();
+
+    @BeforeEach
+    void daemon() {
+        docker = TestDocker.connect();
+    }
+
+    @AfterEach
+    void cleanUp() throws IOException {
+        if (docker != null) {
+            docker.close();
+        }
+    }
+
+    private record Ran(int status, String out, String err) {
+    }
+
+    private Ran schedpolicy(final String... args) throws Exception {
+        ProcessBuilder pb = RunProcessITest.schedpolicy(args);
+        pb.environment().putAll(docker.env());
+        Process p = pb.start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        return new Ran(p.waitFor(), out, err);
+    }
+
+    private List<String> detachedBusybox() {
+        return List.of("docker", "run", "-d", "--label", TestDocker.LABEL, "--network", "none", TestDocker.IMAGE, "sleep", "60");
+    }
+
+    private String[] args(final List<String> options, final List<String> command) {
+        List<String> all = new ArrayList<>(options);
+        all.add("--");
+        all.addAll(command);
+        return all.toArray(new String[0]);
+    }
+
+    private String cpuGroupOf(final long pid) throws IOException {
+        return cgroups.cpuCgroupOf(pid);
+    }
+
+    @Test
+    void shouldStartTheContainerUnderTheIdleParentWithContainer() throws Exception {
+        Path idle = docker.parent("schedpolicy-test-idle", true);
+        Ran r = schedpolicy(args(List.of("run", "--container", "--cpu-idle", "--cpus", "0", "--cgroup-parent", idle.toString(), "--verify"),
+                detachedBusybox()));
+        assertThat(r.status()).as(r.err()).isZero();
+        String id = r.out();
+        long pid = docker.pidOf(id);
+        assertThat(cpuGroupOf(pid)).isEqualTo(cgroups.cpuPathOf(idle) + "/" + id);
+        assertThat(Files.readString(idle.resolve("cpu.idle")).trim()).isEqualTo("1");
+        assertThat(Files.readAllLines(Path.of("/proc/" + pid + "/status"))).contains("Cpus_allowed_list:\t0");
+        assertThat(r.err()).contains("schedpolicy: kernel reports container " + id.substring(0, 12))
+                .contains("idle through " + cgroups.cpuPathOf(idle)).doesNotContain("NOT as asked");
+    }
+
+    @Test
+    void shouldRunADockerLineAsGivenWithoutContainerAndSaySo() throws Exception {
+        Path plain = docker.parent("schedpolicy-test-plain", false);
+        List<String> line = new ArrayList<>(detachedBusybox());
+        line.add(2, "--cgroup-parent=" + cgroups.cpuPathOf(plain)); // the line's own placement, which run must not change
+        Ran r = schedpolicy(args(List.of("run", "--cpu-weight", "50"), line));
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.err()).contains("warning: the policy reaches only the 'docker' client").contains("Add --container");
+        String group = cpuGroupOf(docker.pidOf(r.out()));
+        assertThat(group).isEqualTo(cgroups.cpuPathOf(plain) + "/" + r.out());
+        assertThat(cgroups.limitsOf(cgroups.cpuDirOf(group)).weight()).as("Docker's default weight").hasValue(100);
+    }
+
+    @Test
+    void shouldRefusePerTaskPartsWithExit125BeforeAnyContainerExists() throws Exception {
+        Ran r = schedpolicy(args(List.of("run", "--container", "--policy", "idle", "--cpu-idle"), detachedBusybox()));
+        assertThat(r.status()).isEqualTo(125);
+        assertThat(r.err()).contains("schedpolicy: policy not applied:").contains("use cpuIdle for container steps");
+        assertThat(docker.ok("docker", "ps", "-aq", "--filter", "label=" + TestDocker.LABEL)).isEmpty();
+    }
+
+    @Test
+    void shouldSayWhatContainerNeeds() throws Exception {
+        Ran ps = schedpolicy("run", "--container", "--cpu-idle", "--", "docker", "ps");
+        assertThat(ps.status()).isEqualTo(2);
+        assertThat(ps.err()).contains("--container needs a 'docker|podman run|create ...' command, not 'docker ps'");
+        Ran perTaskOnly = schedpolicy(args(List.of("run", "--container", "--nice", "19"), detachedBusybox()));
+        assertThat(perTaskOnly.status()).isEqualTo(2);
+        assertThat(perTaskOnly.err()).contains("give --cpu-idle, --cpu-weight, --cpu-quota or --cpus");
+    }
+}

@@ -1,0 +1,210 @@
+package dev.schedpolicy.engine.agent;
+
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.container.ContainerAction;
+import dev.schedpolicy.engine.container.ContainerCommand;
+import dev.schedpolicy.engine.container.ContainerLaunch;
+import dev.schedpolicy.engine.container.ContainerPlacement;
+import dev.schedpolicy.engine.container.ContainerReadBack;
+import dev.schedpolicy.engine.container.ContainerRefusal;
+import dev.schedpolicy.engine.container.DriverQuery;
+import dev.schedpolicy.engine.container.PerTaskParts;
+import dev.schedpolicy.engine.launch.LaunchConfig;
+import dev.schedpolicy.engine.policy.OnUnsupported;
+import dev.schedpolicy.engine.policy.Policy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The containers this agent started under a policy, and the launches that start or join one. A {@code run} or
+ * {@code create} is rewritten (see {@link ContainerPlacement}) and needs no shim: the client is not the work. An
+ * {@code exec} runs as given when it joins a container we started, whose group carries the policy; any other exec is
+ * refused, because nothing of a launch reaches a process the daemon starts in someone else's container.
+ * Containers are found across blocks: docker-workflow's {@code inside} runs its container in the outer block and
+ * the body's steps may open inner ones.
+ */
+final class ContainerBook {
+    /** A started container is read back at most this long: the release runs on Jenkins' Pipeline thread. */
+    static final Duration READ_BACK_BOUND = Duration.ofSeconds(5);
+    /** A container with no process for this long is forgotten (a node default's launches belong to no block that ends). */
+    private static final long FORGET_IDLE_NANOS = Duration.ofMinutes(2).toNanos();
+    private static final AtomicLong SEQUENCE = new AtomicLong();
+
+    private final LaunchConfig config;
+    private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+    private final Map<String, List<Started>> started = new ConcurrentHashMap<>();
+    private volatile Placement placement;
+
+    private record Pending(String blockKey, Policy policy, ContainerLaunch launch, Started joined, List<String> warnings) {
+    }
+
+    private record Started(ContainerLaunch launch, String policy, long since) {
+    }
+
+    private record Placement(ContainerPlacement placement, ContainerReadBack readBack) {
+    }
+
+    ContainerBook(final LaunchConfig config) {
+        this.config = config;
+    }
+
+    /** Cgroups are detected on the first container launch, so agents that start none never read them. */
+    private Placement placement() {
+        Placement p = placement;
+        if (p == null) {
+            CgroupSystem system = CgroupSystem.detect();
+            p = new Placement(new ContainerPlacement(system, new DriverQuery()), new ContainerReadBack(system, config.proc()));
+            placement = p;
+        }
+        return p;
+    }
+
+    /**
+     * @param env the launch's whole environment (the agent's, with the launch's overrides)
+     * @throws ContainerRefusal saying why the launch must not run and what to use instead
+     */
+    PreparedLaunch prepare(final ContainerCommand command, final Policy policy, final String blockKey, final Optional<Path> parent,
+            final LaunchConfig launchConfig, final Map<String, String> env) {
+        String id = "ct-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet();
+        if (command.action() == ContainerAction.EXEC) {
+            Started target = find(command.target()).orElseThrow(() -> new ContainerRefusal("'" + String.join(" ", command.argv())
+                    + "' runs in container " + command.target() + ", which no policed launch on this agent started, so nothing"
+                    + " of '" + policy.toCompact() + "' reaches it: the " + command.runtime().program() + " daemon starts the"
+                    + " process there, not this launch. Start the container inside the policed block (withSchedPolicy around"
+                    + " docker.image(...).inside), or run this step outside the block"));
+            List<String> warnings = new ArrayList<>();
+            List<String> perTask = PerTaskParts.of(policy);
+            if (!perTask.isEmpty()) {
+                String what = "per-task parts of '" + policy.toCompact() + "' cannot reach a process that the "
+                        + command.runtime().program() + " daemon starts in a container: " + String.join("; ", perTask);
+                if (policy.onUnsupported() == OnUnsupported.FAIL) {
+                    throw new ContainerRefusal(what + " (onUnsupported: 'warn' runs it in the container's group anyway)");
+                }
+                warnings.add(what + "; it runs in the container's group, which carries '" + target.policy() + "'");
+            }
+            pending.put(id, new Pending(blockKey, policy, null, target, warnings));
+            return new PreparedLaunch(id, List.of());
+        }
+        ContainerLaunch launch = ContainerLaunch.prepare(placement().placement(), command, policy, parent, launchConfig, env);
+        pending.put(id, new Pending(blockKey, policy, launch, null, launch.plan().warnings()));
+        return new PreparedLaunch(id, command.insertAt(), launch.plan().inserted());
+    }
+
+    boolean isPending(final String id) {
+        return pending.containsKey(id);
+    }
+
+    /** Reads back the container the launch made or joined; never fails the launch, which has already started. */
+    LaunchRecord release(final String id, final Duration timeout) {
+        Pending p = pending.remove(id);
+        if (p == null) {
+            throw new IllegalStateException("no container launch '" + id + "' in this JVM");
+        }
+        Duration bound = timeout.compareTo(READ_BACK_BOUND) < 0 ? timeout : READ_BACK_BOUND;
+        ContainerReadBack readBack = placement().readBack();
+        if (p.joined() != null) {
+            Optional<ContainerReadBack.State> state = p.joined().launch().id().flatMap(readBack::find);
+            return record(id, p, p.joined().launch(), state, "exec into container started under '" + p.joined().policy() + "': ");
+        }
+        started.computeIfAbsent(p.blockKey(), k -> new CopyOnWriteArrayList<>())
+                .add(new Started(p.launch(), p.policy().toCompact(), System.nanoTime()));
+        Optional<ContainerReadBack.State> state = p.launch().plan().command().action() == ContainerAction.RUN
+                ? p.launch().awaitRunning(readBack, bound) : Optional.empty();
+        return record(id, p, p.launch(), state, "");
+    }
+
+    private static LaunchRecord record(final String id, final Pending p, final ContainerLaunch launch,
+            final Optional<ContainerReadBack.State> state, final String lead) {
+        List<String> mismatches = new ArrayList<>();
+        String words;
+        if (state.isPresent()) {
+            mismatches.addAll(ContainerReadBack.mismatches(state.get(), p.policy()));
+            words = lead + state.get().describe();
+        } else {
+            String placed = "placed with " + String.join(" ", launch.plan().inserted());
+            if (launch.plan().command().action() == ContainerAction.CREATE) {
+                words = lead + placed + "; created, not started, so nothing to read back yet";
+            } else {
+                words = lead + placed;
+                mismatches.add("no process of the container ran within " + READ_BACK_BOUND.toSeconds() + " s (still pulling its"
+                        + " image, or the command failed: its own output says), so its group was not read back");
+            }
+        }
+        String container = launch.id().orElse("(not created yet)");
+        String cpuCgroup = state.map(ContainerReadBack.State::cpuCgroup).orElse("unknown");
+        String cpus = state.map(ContainerReadBack.State::cpus).orElse("unknown");
+        long pid = state.map(ContainerReadBack.State::pid).orElse(0L);
+        return new LaunchRecord(id, p.policy().toCompact(), pid, words, "container", 0, "container", cpuCgroup, cpus, mismatches,
+                p.warnings(), container);
+    }
+
+    /** A prepared launch that Jenkins could not start: its files go. */
+    void abort(final String id) {
+        Pending p = pending.remove(id);
+        if (p != null && p.launch() != null) {
+            p.launch().close();
+        }
+    }
+
+    private Optional<Started> find(final String target) {
+        return started.values().stream().flatMap(List::stream).filter(s -> s.launch().isTarget(target)).findFirst();
+    }
+
+    /** Forgets the block's containers (the container itself stays the business of whoever started it). */
+    void finishBlock(final String blockKey) {
+        pending.entrySet().removeIf(e -> {
+            boolean ours = e.getValue().blockKey().equals(blockKey);
+            if (ours && e.getValue().launch() != null) {
+                e.getValue().launch().close();
+            }
+            return ours;
+        });
+        List<Started> done = started.remove(blockKey);
+        if (done != null) {
+            done.forEach(s -> s.launch().close());
+        }
+    }
+
+    /** Forgets containers that have had no process for a while (gone, or created and never started). */
+    void reap() {
+        if (placement == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        for (List<Started> list : started.values()) {
+            for (Started s : list) {
+                if (now - s.since() > FORGET_IDLE_NANOS
+                        && s.launch().id().flatMap(placement().readBack()::find).isEmpty()) {
+                    list.remove(s);
+                    s.launch().close();
+                }
+            }
+        }
+        started.values().removeIf(List::isEmpty);
+    }
+
+    int pendingCount() {
+        return pending.size();
+    }
+
+    int startedCount() {
+        return started.values().stream().mapToInt(List::size).sum();
+    }
+
+    void clear() {
+        for (String key : List.copyOf(started.keySet())) {
+            finishBlock(key);
+        }
+        for (String id : List.copyOf(pending.keySet())) {
+            abort(id);
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package dev.schedpolicy.engine.container;
+
+import dev.schedpolicy.engine.cgroup.CgroupException;
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.cgroup.CpuLimits;
+import dev.schedpolicy.engine.cgroup.IdleParent;
+import dev.schedpolicy.engine.policy.OnUnsupported;
+import dev.schedpolicy.engine.policy.Policy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Turns a policy into the runtime's own options for one {@code run}/{@code create}: the container's group goes under
+ * an idle parent for cpu-idle ({@code --cgroup-parent}: the administrator's parent, else the machine-wide one from
+ * {@code schedpolicy setup}), and carries weight, quota and CPUs itself ({@code --cpu-shares}, {@code --cpus},
+ * {@code --cpuset-cpus}). No group of ours is made per container: the container outlives the client we launch, and
+ * a group under it would have to live as long as the daemon keeps the container. A {@code --cidfile} in our state
+ * directory tells us which container the launch made. Per-task parts cannot reach the container: under
+ * on-unsupported=fail they refuse the launch naming the cgroup equivalent, under warn they are reported.
+ */
+public final class ContainerPlacement {
+    private final CgroupSystem system;
+    private final CgroupDrivers drivers;
+
+    public ContainerPlacement(final CgroupSystem system, final CgroupDrivers drivers) {
+        this.system = system;
+        this.drivers = drivers;
+    }
+
+    /**
+     * The placement of one container start.
+     *
+     * @param command      the command as given
+     * @param inserted     the options put right after the subcommand
+     * @param cgroupParent the --cgroup-parent value, when one is set
+     * @param cidFile      where the client writes the container's id
+     * @param ownCidFile   whether {@code cidFile} is ours to delete (false when the command named its own)
+     * @param warnings     what was not applied, under on-unsupported=warn
+     * @param policy       the policy the placement carries out
+     */
+    public record Plan(ContainerCommand command, List<String> inserted, Optional<String> cgroupParent, Path cidFile, boolean ownCidFile,
+            List<String> warnings, Policy policy) {
+        public Plan {
+            inserted = List.copyOf(inserted);
+            warnings = List.copyOf(warnings);
+        }
+
+        /** The command line to start instead of the given one. */
+        public List<String> argv() {
+            return command.withOptions(inserted);
+        }
+    }
+
+    /**
+     * @param command          a run or create line
+     * @param configuredParent the administrator's cgroup parent (a directory in the cpu hierarchy), if any
+     * @param cidFile          a path that does not exist yet, in a directory only we can write
+     * @param env              the environment the command will run with (to ask its daemon for the cgroup driver)
+     * @throws ContainerRefusal under on-unsupported=fail when a part of the policy cannot be carried out
+     */
+    public Plan plan(final ContainerCommand command, final Policy policy, final Optional<Path> configuredParent, final Path cidFile,
+            final Map<String, String> env) {
+        if (command.action() == ContainerAction.EXEC) {
+            throw new IllegalArgumentException("an exec joins a container that exists; only run and create are placed");
+        }
+        Outcome out = new Outcome(policy, command);
+        List<String> perTask = PerTaskParts.of(policy);
+        if (!perTask.isEmpty()) {
+            out.unsupported("per-task parts of '" + policy.toCompact() + "' cannot reach the processes of a container, which the "
+                    + command.runtime().program() + " daemon starts, not this launch: " + String.join("; ", perTask));
+        }
+        if (policy.cpuIdle() || configuredParent.isPresent()) {
+            parent(command, policy, configuredParent, env, out);
+        }
+        policy.cpuWeight().ifPresent(w -> out.set("--cpu-shares", Long.toString(CpuLimits.sharesForWeight(w)), "weight " + w));
+        policy.cpuQuotaPercent().ifPresent(q -> out.set("--cpus", cpusForQuota(q), "quota " + q + "%"));
+        policy.cpus().ifPresent(c -> out.set("--cpuset-cpus", c.toString(), "cpus " + c));
+        Optional<String> ownCid = command.option("--cidfile");
+        Path cid = ownCid.map(Path::of).orElse(cidFile);
+        if (ownCid.isEmpty()) {
+            out.inserted.add("--cidfile=" + cidFile);
+        }
+        return new Plan(command, out.inserted, out.parent, cid, ownCid.isEmpty(), out.warnings, policy);
+    }
+
+    private void parent(final ContainerCommand command, final Policy policy, final Optional<Path> configured, final Map<String, String> env,
+            final Outcome out) {
+        Path dir;
+        try {
+            dir = configured.orElseGet(() -> IdleParent.of(system).path());
+        } catch (CgroupException e) {
+            out.unsupported("cpu-idle for a container needs a cpu cgroup controller: " + e.getMessage());
+            return;
+        }
+        String why = policy.cpuIdle() ? "cpu-idle for a container" : "the configured cgroup parent";
+        if (!Files.isDirectory(dir)) {
+            out.unsupported(why + " needs " + dir + ", which does not exist" + (configured.isEmpty()
+                    ? ": an administrator makes the machine-wide idle parent once with 'sudo schedpolicy setup'" : ""));
+            return;
+        }
+        if (policy.cpuIdle() && system.idleAncestor(dir).isEmpty()) {
+            out.unsupported("cpu-idle for a container needs an idle parent, but neither " + dir + " nor a group above it has cpu.idle 1"
+                    + " (the machine-wide idle parent from 'schedpolicy setup' has)");
+            return;
+        }
+        CgroupDriver driver;
+        try {
+            driver = drivers.driverFor(command, env);
+        } catch (ContainerRefusal e) {
+            out.unsupported(e.getMessage());
+            return;
+        }
+        String value;
+        if (driver == CgroupDriver.SYSTEMD) {
+            String name = dir.getFileName().toString();
+            if (!name.endsWith(".slice")) {
+                out.unsupported("the " + command.runtime().program() + " daemon uses the systemd cgroup driver, which takes only a slice"
+                        + " as --cgroup-parent, and " + dir + " is not one: configure a slice with CPUWeight=idle (e.g."
+                        + " /sys/fs/cgroup/build-idle.slice, docs/usage.md) as the cgroup parent, or run the daemon with the cgroupfs driver");
+                return;
+            }
+            value = name;
+        } else {
+            value = system.cpuPathOf(dir);
+        }
+        out.set("--cgroup-parent", value, "cgroup parent " + value);
+        out.parent = Optional.of(value);
+    }
+
+    /** docker's --cpus is CPUs per period: 50 % of one CPU is 0.5, 150 % is 1.5. */
+    static String cpusForQuota(final int percent) {
+        String s = String.format(Locale.ROOT, "%.2f", percent / 100.0);
+        return s.replaceAll("0+$", "").replaceAll("\\.$", "");
+    }
+
+    /** What one plan collects; a part that cannot be carried out refuses (fail) or becomes a warning (warn). */
+    private static final class Outcome {
+        private final Policy policy;
+        private final ContainerCommand command;
+        private final List<String> inserted = new ArrayList<>();
+        private final List<String> warnings = new ArrayList<>();
+        private Optional<String> parent = Optional.empty();
+
+        Outcome(final Policy policy, final ContainerCommand command) {
+            this.policy = policy;
+            this.command = command;
+        }
+
+        void unsupported(final String reason) {
+            if (policy.onUnsupported() == OnUnsupported.FAIL) {
+                throw new ContainerRefusal(reason + " (onUnsupported: 'warn', or --on-unsupported warn, runs the container with the parts that apply)");
+            }
+            warnings.add(reason + "; the container runs without them");
+        }
+
+        /** Adds --name=value unless the command sets it already, which is a conflict the author must resolve. */
+        void set(final String name, final String value, final String part) {
+            Optional<String> own = command.option(name);
+            if (own.isPresent() || ("--cpus".equals(name) && command.option("--cpu-quota").isPresent())) {
+                unsupported("'" + String.join(" ", command.argv()) + "' sets " + name + " " + own.orElse(command.option("--cpu-quota")
+                        .orElse("")) + " itself, and the policy's " + part + " would set it too: leave one of them out");
+                return;
+            }
+            inserted.add(name + "=" + value);
+        }
+    }
+}

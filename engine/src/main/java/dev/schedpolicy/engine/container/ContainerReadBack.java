@@ -1,0 +1,127 @@
+package dev.schedpolicy.engine.container;
+
+import dev.schedpolicy.engine.cgroup.CgroupException;
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.cgroup.CpuLimits;
+import dev.schedpolicy.engine.policy.Policy;
+import dev.schedpolicy.engine.proc.ProcFs;
+import dev.schedpolicy.engine.proc.TaskStat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+
+/**
+ * Finds a container's processes by its id in their cpu cgroup path (every runtime and driver names the container's
+ * group after the id: {@code /P/ID}, {@code docker-ID.scope}, {@code libpod-ID}) and reads back what the kernel holds
+ * for the container: its main process, the group, the group's quota and weight, the nearest idle group above it,
+ * and the CPUs it may run on.
+ */
+public final class ContainerReadBack {
+    private final CgroupSystem system;
+    private final ProcFs proc;
+
+    public ContainerReadBack(final CgroupSystem system, final ProcFs proc) {
+        this.system = system;
+        this.proc = proc;
+    }
+
+    /**
+     * What the kernel holds for one container.
+     *
+     * @param id        the full container id
+     * @param pid       its main process: of the processes whose parent is outside the container (the runtime's shim
+     *                  starts the main process and every exec'd one), the lowest pid, normally the first started
+     * @param cpuCgroup the main process's cpu cgroup, as /proc/PID/cgroup shows it
+     * @param limits    quota and weight of that group (the weight is absent when the group itself is idle)
+     * @param idleGroup the nearest group at or above it with cpu.idle 1, as a cgroup path
+     * @param cpus      Cpus_allowed_list of the main process
+     * @param pids      every process of the container, exec'd ones included
+     */
+    public record State(String id, long pid, String cpuCgroup, CpuLimits limits, Optional<String> idleGroup, String cpus, List<Long> pids) {
+        public State {
+            pids = List.copyOf(pids);
+        }
+
+        /** "cpu cgroup /schedpolicy.idle/0123..., idle through /schedpolicy.idle, quota 50%, weight 50, cpus 0". */
+        public String describe() {
+            return "cpu cgroup " + cpuCgroup + ", " + idleGroup.map(g -> "idle through " + g).orElse("not idle")
+                    + ", quota " + (limits.quotaPercent().isPresent() ? limits.quotaPercent().getAsInt() + "%" : "none")
+                    + ", weight " + (limits.weight().isPresent() ? Integer.toString(limits.weight().getAsInt()) : "idle")
+                    + ", cpus " + cpus;
+        }
+    }
+
+    /** The container's state now; empty when none of its processes runs (not started yet, or gone). */
+    public Optional<State> find(final String id) {
+        Map<Long, String> members = new TreeMap<>();
+        try (DirectoryStream<Path> pids = Files.newDirectoryStream(proc.root(), p -> p.getFileName().toString().matches("\\d+"))) {
+            for (Path p : pids) {
+                long pid = Long.parseLong(p.getFileName().toString());
+                cgroupOf(pid).filter(path -> path.contains(id)).ifPresent(path -> members.put(pid, path));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + proc.root(), e);
+        }
+        Optional<Long> main = members.keySet().stream()
+                .filter(pid -> proc.stat(pid).map(TaskStat::ppid).map(pp -> !members.containsKey((long) pp)).orElse(false))
+                .findFirst();
+        if (main.isEmpty()) {
+            return Optional.empty();
+        }
+        long pid = main.get();
+        String path = members.get(pid);
+        try {
+            Path dir = system.cpuDirOf(path);
+            CpuLimits limits = system.limitsOf(dir);
+            Optional<String> idle = system.idleAncestor(dir).map(system::cpuPathOf);
+            String cpus = proc.cpusAllowedList(pid, OptionalLong.empty()).orElse("unknown");
+            return Optional.of(new State(id, pid, path, limits, idle, cpus, new ArrayList<>(members.keySet())));
+        } catch (CgroupException | UncheckedIOException e) {
+            return Optional.empty(); // the container stopped while we read it
+        }
+    }
+
+    private Optional<String> cgroupOf(final long pid) {
+        try {
+            return Optional.of(system.cpuCgroupOf(pid));
+        } catch (CgroupException | UncheckedIOException e) {
+            return Optional.empty(); // exited while we looked
+        }
+    }
+
+    /** What {@code policy} asked of the container that {@code state} does not show, in words; empty when all of it holds. */
+    public static List<String> mismatches(final State state, final Policy policy) {
+        List<String> out = new ArrayList<>();
+        if (policy.cpuIdle() && state.idleGroup().isEmpty()) {
+            out.add("cpu-idle asked, but no group at or above " + state.cpuCgroup() + " has cpu.idle 1");
+        }
+        policy.cpuQuotaPercent().ifPresent(q -> {
+            if (state.limits().quotaPercent().isEmpty() || state.limits().quotaPercent().getAsInt() != q) {
+                out.add("quota " + q + "% asked, the container's group has " + (state.limits().quotaPercent().isPresent()
+                        ? state.limits().quotaPercent().getAsInt() + "%" : "none"));
+            }
+        });
+        policy.cpuWeight().ifPresent(w -> {
+            if (state.limits().weight().isEmpty() || state.limits().weight().getAsInt() != w) {
+                out.add("weight " + w + " asked, the container's group has " + (state.limits().weight().isPresent()
+                        ? state.limits().weight().getAsInt() : "idle") + " (runtimes convert --cpu-shares to cgroup v2 weights"
+                        + " in their own way)");
+            }
+        });
+        policy.cpus().ifPresent(c -> {
+            if (!c.toString().equals(state.cpus())) {
+                out.add("cpus " + c + " asked, the container's main process may run on " + state.cpus());
+            }
+        });
+        return out;
+    }
+}

@@ -1,0 +1,38 @@
+package dev.schedpolicy.engine.container;
+
+import dev.schedpolicy.engine.policy.Policy;
+import dev.schedpolicy.engine.policy.SchedClass;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The parts of a policy that act per task (scheduling class, nice, I/O class) and so cannot reach a container's
+ * processes: the runtime's daemon starts them, not us, and they inherit nothing from the client we launch. Each
+ * comes with its cgroup equivalent, the control that does reach them through the container's group.
+ */
+public final class PerTaskParts {
+    /** The kernel's sched_prio_to_weight for nice 0..19 (kernel/sched/core.c); nice 0 is 1024. */
+    private static final int[] NICE_WEIGHT = {1024, 820, 655, 526, 423, 335, 272, 215, 172, 137, 110, 87, 70, 56, 45, 36, 29, 23, 18, 15};
+
+    private PerTaskParts() {
+    }
+
+    /** One line per per-task part: what it is and what to use for container steps instead; empty when there is none. */
+    public static List<String> of(final Policy policy) {
+        List<String> parts = new ArrayList<>();
+        policy.schedClass().filter(c -> c != SchedClass.NORMAL).ifPresent(c -> parts.add("class " + c.label()
+                + " (use cpuIdle for container steps: cpu.idle on the container's group" + (c == SchedClass.IDLE ? ")" : ", or cpuWeight)")));
+        policy.nice().ifPresent(n -> parts.add("nice " + n + " (use cpuWeight: " + weightForNice(n)
+                + " for container steps, the cgroup weight with the same share as nice " + n + " against nice 0)"));
+        policy.io().ifPresent(io -> parts.add("io " + io + " (no cgroup equivalent is applied; docker's --blkio-weight is the"
+                + " container's I/O weight under bfq)"));
+        return parts;
+    }
+
+    /** The cgroup weight (100 = nice 0) with the share nice {@code nice} has against a nice-0 task; at least 1. */
+    static int weightForNice(final int nice) {
+        int n = Math.max(0, Math.min(19, nice));
+        return Math.max(1, Math.round(NICE_WEIGHT[n] * 100f / NICE_WEIGHT[0]));
+    }
+}

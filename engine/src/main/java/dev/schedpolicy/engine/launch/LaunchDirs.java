@@ -1,0 +1,52 @@
+package dev.schedpolicy.engine.launch;
+
+import dev.schedpolicy.engine.policy.Policy;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * For launches that need no shim but files of their own (a container's --cidfile): the same checks as every launch
+ * and a private directory in the state directory, named like a handshake so a dead JVM's are swept with them.
+ */
+public final class LaunchDirs {
+    private static final AtomicLong SEQUENCE = new AtomicLong();
+
+    private LaunchDirs() {
+    }
+
+    /** The embedder's limits, the caller's own priority and this machine's CPUs, as {@link ParkAndRelease#prepare} checks them. */
+    public static void checkFits(final LaunchConfig config, final Policy policy) {
+        MachineFit.check(config, policy);
+    }
+
+    /** A fresh directory (0700) in the state directory, which is made private first. */
+    public static Path create(final LaunchConfig config) {
+        StateDirs.ensurePrivate(config.stateDir(), config.kernel().geteuid());
+        Path dir = config.stateDir().resolve(ParkAndRelease.HANDSHAKE_PREFIX + ProcessHandle.current().pid() + "-c"
+                + SEQUENCE.incrementAndGet());
+        if (dir.toString().contains("$")) {
+            // the path goes into the command line (--cidfile=...), where Jenkins' LocalLauncher expands $VARS
+            throw new IllegalStateException("state directory " + config.stateDir()
+                    + " contains '$', which Jenkins would expand in the command line; choose another directory");
+        }
+        try {
+            return Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create launch directory " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Removes a directory made by {@link #create}; a failure is left to the sweep of a later launch. */
+    public static void remove(final Path dir) {
+        try {
+            StateDirs.deleteTree(dir);
+        } catch (UncheckedIOException e) {
+            // swept with the handshakes once this JVM is gone
+        }
+    }
+}

@@ -1,0 +1,223 @@
+package dev.schedpolicy.engine.agent;
+
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.container.ContainerRefusal;
+import dev.schedpolicy.engine.container.TestDocker;
+import dev.schedpolicy.engine.launch.LaunchConfig;
+import dev.schedpolicy.engine.policy.Policy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Real containers through the registry, as the plugin launches them: docker-workflow's {@code inside} issues its
+ * {@code docker run} through the block's launcher and each body step as {@code docker exec CONTAINER env ... sh -c}.
+ * What the kernel holds is read back here from /proc and the cgroup files, not from the engine's record.
+ */
+@EnabledOnOs(OS.LINUX)
+class ContainerLaunchITest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    @TempDir
+    Path state;
+    @TempDir
+    Path workspace;
+
+    private TestDocker docker;
+    private HandshakeRegistry registry;
+    private CgroupSystem cgroups;
+
+    @BeforeEach
+    void setUp() {
+        docker = TestDocker.connect();
+        registry = new HandshakeRegistry(LaunchConfig.defaults().withStateDir(state), Path.of("/proc"), Duration.ofHours(1));
+        cgroups = CgroupSystem.detect();
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        if (registry != null) {
+            registry.close();
+        }
+        if (docker != null) {
+            docker.close();
+        }
+    }
+
+    /** The line DockerClient.run builds for {@code docker.image(IMAGE).inside}, plus our label and no network. */
+    private List<String> insideRun() {
+        String ws = workspace.toString();
+        return List.of("docker", "run", "-t", "-d", "-u", "0:0", "--label", TestDocker.LABEL, "--network", "none", "-w", ws,
+                "-v", ws + ":" + ws + ":rw,z", "-e", "BUILD_TAG=t-1", "--entrypoint", "cat", TestDocker.IMAGE);
+    }
+
+    private record Started(String stdout, LaunchRecord record, Process client) {
+    }
+
+    /** What the plugin does: prepare on the agent, start the rewritten line, release. */
+    private Started launch(final String policy, final String block, final Optional<Path> parent, final List<String> argv,
+            final boolean waitForExit) throws Exception {
+        PreparedLaunch prepared = registry.prepare(Policy.parse(policy), AgentLimits.DEFAULT, block, TIMEOUT, parent, argv, docker.env());
+        ProcessBuilder pb = new ProcessBuilder(prepared.command(argv)).redirectErrorStream(true);
+        pb.environment().putAll(docker.env());
+        Process p = pb.start();
+        p.getOutputStream().close();
+        if (!waitForExit) {
+            return new Started("", registry.release(prepared.id(), TIMEOUT), p);
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as("%s: %s", prepared.command(argv), out).isZero();
+        return new Started(out, registry.release(prepared.id(), TIMEOUT), p);
+    }
+
+    /** The cpu controller's line of /proc/PID/cgroup: v1 "N:cpu,cpuacct:/path", v2 "0::/path". */
+    private String cpuLine(final long pid) throws IOException {
+        boolean v2 = cgroups.cpuHierarchy().orElseThrow().version().name().equals("V2");
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/cgroup"))) {
+            String[] f = line.split(":", 3);
+            if (v2 ? line.startsWith("0::") : List.of(f[1].split(",")).contains("cpu")) {
+                return f[2];
+            }
+        }
+        throw new AssertionError("no cpu line in /proc/" + pid + "/cgroup");
+    }
+
+    private static String status(final long pid, final String field) throws IOException {
+        return Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream().filter(l -> l.startsWith(field + ":"))
+                .map(l -> l.substring(field.length() + 1).trim()).findFirst().orElseThrow();
+    }
+
+    /** A process in the container's group running {@code what}, found from the group's own process list. */
+    private long processRunning(final Path group, final String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            for (String pid : Files.readAllLines(group.resolve("cgroup.procs"))) {
+                Path cmdline = Path.of("/proc", pid, "cmdline");
+                if (Files.exists(cmdline) && Files.readString(cmdline).replace('\0', ' ').contains(what)) {
+                    return Long.parseLong(pid);
+                }
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("no process running '" + what + "' in " + group);
+    }
+
+    @Test
+    void shouldStartTheInsideContainerUnderTheIdleParentAndLetTheBodysExecJoinIt() throws Exception {
+        Path idle = docker.parent("schedpolicy-test-idle", true);
+        Started run = launch("cpu-idle+quota50+cpus=0", "block-1", Optional.of(idle), insideRun(), true);
+        String id = run.stdout();
+
+        assertThat(run.record().container()).hasValue(id);
+        assertThat(run.record().verified()).as(run.record().describe()).isTrue();
+        assertThat(run.record().describe()).contains("idle through " + cgroups.cpuPathOf(idle));
+        long main = docker.pidOf(id);
+        String group = cgroups.cpuPathOf(idle) + "/" + id;
+        assertThat(cpuLine(main)).isEqualTo(group);
+        assertThat(Files.readString(idle.resolve("cpu.idle")).trim()).isEqualTo("1");
+        Path groupDir = cgroups.cpuDirOf(group);
+        assertThat(cgroups.limitsOf(groupDir).quotaPercent()).hasValue(50);
+        assertThat(status(main, "Cpus_allowed_list")).isEqualTo("0");
+
+        // the body's sh step, as docker-workflow's decorator wraps it (here from an inner block)
+        List<String> exec = List.of("docker", "exec", id, "env", "BUILD_TAG=t-1", "sh", "-c", "exec sleep 31");
+        Started joined = launch("cpu-idle", "block-2", Optional.empty(), exec, false);
+        long execd = processRunning(groupDir, "sleep 31");
+        assertThat(cpuLine(execd)).isEqualTo(group);
+        assertThat(status(execd, "Cpus_allowed_list")).isEqualTo("0");
+        assertThat(joined.record().container()).hasValue(id);
+        assertThat(joined.record().describe()).contains("exec into container started under 'quota50+cpu-idle+cpus=0'")
+                .contains("idle through " + cgroups.cpuPathOf(idle));
+        joined.client().destroy();
+    }
+
+    @Test
+    void shouldPlaceACreatedContainerAndLetAnExecJoinItOnceStarted() throws Exception {
+        Path idle = docker.parent("schedpolicy-test-idle", true);
+        List<String> create = List.of("docker", "container", "create", "--label", TestDocker.LABEL, "--network", "none",
+                "--name", "sp-created-" + ProcessHandle.current().pid(), TestDocker.IMAGE, "sleep", "60");
+        Started created = launch("cpu-idle", "b", Optional.of(idle), create, true);
+        assertThat(created.record().describe()).contains("created, not started, so nothing to read back yet");
+        assertThat(created.record().container()).hasValue(created.stdout());
+        docker.ok("docker", "start", created.stdout());
+
+        String group = cgroups.cpuPathOf(idle) + "/" + created.stdout();
+        assertThat(cpuLine(docker.pidOf(created.stdout()))).isEqualTo(group);
+        // by the name it was created with, as a script would
+        Started joined = launch("cpu-idle", "b", Optional.empty(),
+                List.of("docker", "exec", "sp-created-" + ProcessHandle.current().pid(), "true"), true);
+        assertThat(joined.record().verified()).as(joined.record().describe()).isTrue();
+        assertThat(joined.record().describe()).contains("idle through " + cgroups.cpuPathOf(idle));
+    }
+
+    @Test
+    void shouldRefuseAnExecIntoAContainerNoPolicedLaunchStarted() throws Exception {
+        Path plain = docker.parent("schedpolicy-test-plain", false);
+        String id = docker.ok("docker", "run", "-d", "--label", TestDocker.LABEL, "--network", "none",
+                "--cgroup-parent=" + cgroups.cpuPathOf(plain), TestDocker.IMAGE, "sleep", "60");
+        assertThatThrownBy(() -> registry.prepare(Policy.parse("cpu-idle"), AgentLimits.DEFAULT, "b", TIMEOUT, Optional.empty(),
+                List.of("docker", "exec", id, "sh", "-c", "make"), docker.env()))
+                .isInstanceOf(ContainerRefusal.class).hasMessageContaining("which no policed launch on this agent started")
+                .hasMessageContaining("withSchedPolicy around docker.image(...).inside");
+        assertThat(registry.pendingCount()).isZero();
+    }
+
+    @Test
+    void shouldRefusePerTaskPartsUnderFailBeforeAnyContainerExists() throws Exception {
+        Path idle = docker.parent("schedpolicy-test-idle", true);
+        assertThatThrownBy(() -> registry.prepare(Policy.parse("idle+nice19+cpu-idle"), AgentLimits.DEFAULT, "b", TIMEOUT,
+                Optional.of(idle), insideRun(), docker.env()))
+                .isInstanceOf(ContainerRefusal.class).hasMessageContaining("use cpuIdle for container steps")
+                .hasMessageContaining("cpuWeight: 1");
+        assertThat(docker.ok("docker", "ps", "-aq", "--filter", "label=" + TestDocker.LABEL)).isEmpty();
+        assertThat(stateEntries()).as("the refused launch's cid directory is gone").isEmpty();
+    }
+
+    @Test
+    void shouldPlaceTheCgroupPartsAndReportTheRestUnderWarn() throws Exception {
+        Path idle = docker.parent("schedpolicy-test-idle", true);
+        Started run = launch("batch+nice19+cpu-idle+warn", "b", Optional.of(idle), insideRun(), true);
+        assertThat(cpuLine(docker.pidOf(run.stdout()))).isEqualTo(cgroups.cpuPathOf(idle) + "/" + run.stdout());
+        assertThat(run.record().warnings()).singleElement().asString().contains("class batch").contains("nice 19")
+                .endsWith("the container runs without them");
+        registry.finishBlock("b");
+        assertThat(stateEntries()).as("the block's cid files are removed when it ends").isEmpty();
+    }
+
+    @Test
+    void shouldGiveAWeightAsCpuSharesWithAPlainParent() throws Exception {
+        Path plain = docker.parent("schedpolicy-test-plain", false);
+        Started run = launch("weight50", "b", Optional.of(plain), insideRun(), true);
+        assertThat(run.record().describe()).contains("cpu cgroup " + cgroups.cpuPathOf(plain) + "/");
+        String group = cpuLine(docker.pidOf(run.stdout()));
+        assertThat(group).endsWith(run.stdout());
+        assertThat(cgroups.limitsOf(cgroups.cpuDirOf(group)).weight()).hasValue(50);
+        assertThat(run.record().verified()).as(run.record().describe()).isTrue();
+    }
+
+    private List<Path> stateEntries() throws IOException {
+        List<Path> all = new ArrayList<>();
+        try (Stream<Path> s = Files.list(state)) {
+            s.filter(p -> p.getFileName().toString().startsWith("hs-")).forEach(all::add);
+        }
+        return all;
+    }
+}

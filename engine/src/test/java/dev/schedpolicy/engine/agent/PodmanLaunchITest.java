@@ -1,0 +1,130 @@
+package dev.schedpolicy.engine.agent;
+
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.container.TestCgroupParents;
+import dev.schedpolicy.engine.launch.LaunchConfig;
+import dev.schedpolicy.engine.policy.Policy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.abort;
+
+/**
+ * The same placement with podman, which has no daemon: global options before {@code run} (a private store, the
+ * cgroupfs manager) must be read past, repeated when the engine asks for the cgroup manager, and the container's
+ * group is {@code PARENT/libpod-ID} with podman's conmon in {@code PARENT/conmon}. Skipped where podman is missing.
+ */
+@EnabledOnOs(OS.LINUX)
+class PodmanLaunchITest {
+    private static final String IMAGE = "schedpolicy-mini:1";
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    @TempDir
+    Path state;
+    @TempDir
+    Path storage;
+
+    private final TestCgroupParents parents = new TestCgroupParents();
+    private HandshakeRegistry registry;
+    private List<String> podman;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        // vfs: a store without overlay mounts, so the temp dir can simply be deleted
+        podman = List.of("podman", "--root", storage.resolve("root").toString(), "--runroot", storage.resolve("run").toString(),
+                "--storage-driver=vfs", "--cgroup-manager=cgroupfs", "--events-backend=none");
+        try {
+            if (run(List.of("podman", "--version")).isEmpty()) {
+                abort("podman --version failed");
+            }
+        } catch (IOException e) {
+            abort("no podman on the PATH (apt-get install podman): " + e.getMessage());
+        }
+        Path rootfs = Files.createDirectories(storage.resolve("image/bin"));
+        Files.copy(Path.of("/usr/bin/busybox"), rootfs.resolve("busybox"));
+        for (String applet : List.of("sh", "sleep", "cat")) {
+            Files.createSymbolicLink(rootfs.resolve(applet), Path.of("busybox"));
+        }
+        ok("sh", "-c", "tar -C '" + storage.resolve("image") + "' -c . | " + String.join(" ", podman) + " import - " + IMAGE);
+        registry = new HandshakeRegistry(LaunchConfig.defaults().withStateDir(state), Path.of("/proc"), Duration.ofHours(1));
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        if (registry != null) {
+            registry.close();
+            List<String> rm = new ArrayList<>(podman);
+            rm.addAll(List.of("rm", "-fa", "-t", "0"));
+            run(rm);
+        }
+        parents.close();
+    }
+
+    private Optional<String> run(final List<String> argv) throws IOException {
+        Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        try {
+            p.waitFor(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return p.exitValue() == 0 ? Optional.of(out) : Optional.empty();
+    }
+
+    private String ok(final String... argv) throws IOException {
+        return run(List.of(argv)).orElseThrow(() -> new IllegalStateException(String.join(" ", argv) + " failed"));
+    }
+
+    private List<String> podman(final String... args) {
+        List<String> all = new ArrayList<>(podman);
+        all.addAll(List.of(args));
+        return all;
+    }
+
+    @Test
+    void shouldPlaceAPodmanContainerUnderTheIdleParentAndLetAnExecJoinIt() throws Exception {
+        CgroupSystem cgroups = CgroupSystem.detect();
+        Path idle = parents.create("schedpolicy-test-idle", true);
+        // nofile and nproc as this machine allows: podman's defaults exceed the hard limits here
+        List<String> runLine = podman("run", "-d", "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1024:1024", "--network", "none",
+                IMAGE, "sleep", "60");
+        PreparedLaunch prepared = registry.prepare(Policy.parse("cpu-idle+cpus=0"), AgentLimits.DEFAULT, "b", TIMEOUT,
+                Optional.of(idle), runLine, Map.of("PATH", System.getenv("PATH")));
+        String id = ok(prepared.command(runLine).toArray(new String[0]));
+        LaunchRecord record = registry.release(prepared.id(), TIMEOUT);
+        assertThat(record.container()).hasValue(id);
+        assertThat(record.verified()).as(record.describe()).isTrue();
+
+        long pid = Long.parseLong(ok(podman("inspect", "-f", "{{.State.Pid}}", id).toArray(new String[0])));
+        String group = cgroups.cpuPathOf(idle) + "/libpod-" + id;
+        assertThat(cgroups.cpuCgroupOf(pid)).isEqualTo(group);
+        assertThat(Files.readAllLines(Path.of("/proc/" + pid + "/status"))).contains("Cpus_allowed_list:\t0");
+
+        List<String> exec = podman("exec", id, "sleep", "1");
+        PreparedLaunch joined = registry.prepare(Policy.parse("cpu-idle"), AgentLimits.DEFAULT, "b", TIMEOUT, Optional.empty(), exec,
+                Map.of());
+        assertThat(joined.command(exec)).isEqualTo(exec);
+        Process p = new ProcessBuilder(exec).start();
+        LaunchRecord execRecord = registry.release(joined.id(), TIMEOUT);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(execRecord.describe()).contains("exec into container started under 'cpu-idle+cpus=0'")
+                .contains("idle through " + cgroups.cpuPathOf(idle));
+    }
+}

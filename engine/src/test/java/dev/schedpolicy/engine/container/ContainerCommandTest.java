@@ -1,0 +1,69 @@
+package dev.schedpolicy.engine.container;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ContainerCommandTest {
+    private static ContainerCommand container(final String... argv) {
+        ContainerCommand.Parsed parsed = ContainerCommand.parse(List.of(argv));
+        assertThat(parsed).isInstanceOf(ContainerCommand.Container.class);
+        return ((ContainerCommand.Container) parsed).command();
+    }
+
+    @Test
+    void shouldReadTheRunThatDockerWorkflowsInsideIssues() {
+        // DockerClient.run: docker run -t -d -u UID:GID [args] -w WS -v WS:WS:rw,z -e K=V ... IMAGE cat
+        ContainerCommand c = container("/usr/bin/docker", "run", "-t", "-d", "-u", "1000:1000", "-w", "/ws", "-v", "/ws:/ws:rw,z",
+                "-e", "BUILD_ID=7", "--entrypoint", "cat", "mini:1", "cat");
+        assertThat(c.runtime()).isEqualTo(ContainerRuntime.DOCKER);
+        assertThat(c.action()).isEqualTo(ContainerAction.RUN);
+        assertThat(c.target()).isEqualTo("mini:1");
+        assertThat(c.insertAt()).isEqualTo(2);
+        assertThat(c.option("--detach")).hasValue("");
+        assertThat(c.option("--user")).hasValue("1000:1000");
+        assertThat(c.withOptions(List.of("--cgroup-parent=/p"))).containsExactly("/usr/bin/docker", "run", "--cgroup-parent=/p", "-t",
+                "-d", "-u", "1000:1000", "-w", "/ws", "-v", "/ws:/ws:rw,z", "-e", "BUILD_ID=7", "--entrypoint", "cat", "mini:1", "cat");
+    }
+
+    @Test
+    void shouldSkipGlobalOptionsAndTheContainerGroupWord() {
+        ContainerCommand c = container("docker", "-H", "unix:///tmp/d.sock", "--context=x", "container", "create", "-itd",
+                "--name", "builder", "--cpus=2", "-c", "512", "img", "make", "--cpus", "9");
+        assertThat(c.action()).isEqualTo(ContainerAction.CREATE);
+        assertThat(c.globalOptions()).containsExactly("-H", "unix:///tmp/d.sock", "--context=x");
+        assertThat(c.insertAt()).isEqualTo(6);
+        assertThat(c.option("--name")).hasValue("builder");
+        assertThat(c.option("--cpus")).as("the command's own --cpus after the image is not an option").hasValue("2");
+        assertThat(c.option("--cpu-shares")).hasValue("512");
+        assertThat(c.target()).isEqualTo("img");
+    }
+
+    @Test
+    void shouldReadAttachedShortValuesAndTheExecTarget() {
+        ContainerCommand exec = container("docker", "exec", "-eA=1", "--env", "B=2", "-u", "0", "c0ffee", "env", "A=1", "sh", "-c", "make");
+        assertThat(exec.action()).isEqualTo(ContainerAction.EXEC);
+        assertThat(exec.target()).isEqualTo("c0ffee");
+        ContainerCommand podman = container("/usr/bin/podman", "--remote", "run", "--rm", "--", "alpine", "true");
+        assertThat(podman.runtime()).isEqualTo(ContainerRuntime.PODMAN);
+        assertThat(podman.target()).isEqualTo("alpine");
+    }
+
+    @Test
+    void shouldLeaveOrdinaryCommandsAndOtherSubcommandsAlone() {
+        assertThat(ContainerCommand.parse(List.of("sh", "-c", "docker run img"))).isInstanceOf(ContainerCommand.NotContainer.class);
+        assertThat(ContainerCommand.parse(List.of("docker", "stop", "--time=1", "c0ffee"))).isInstanceOf(ContainerCommand.NotContainer.class);
+        assertThat(ContainerCommand.parse(List.of("docker", "-v"))).isInstanceOf(ContainerCommand.NotContainer.class);
+        assertThat(ContainerCommand.parse(List.of("docker", "build", "."))).isInstanceOf(ContainerCommand.NotContainer.class);
+    }
+
+    @Test
+    void shouldCallALineItCannotReadUnreadableSayingWhichToken() {
+        assertThat(ContainerCommand.parse(List.of("docker", "--frobnicate", "x", "run", "img")))
+                .isInstanceOfSatisfying(ContainerCommand.Unreadable.class, u -> assertThat(u.reason()).contains("'--frobnicate'"));
+        assertThat(ContainerCommand.parse(List.of("docker", "run", "-d")))
+                .isInstanceOfSatisfying(ContainerCommand.Unreadable.class, u -> assertThat(u.reason()).contains("names no image"));
+    }
+}

@@ -1,0 +1,120 @@
+package dev.schedpolicy.engine.container;
+
+import dev.schedpolicy.engine.policy.Policy;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The placement's decisions on a cgroup v2 host (a fake tree: this machine's cpu controller is on v1). */
+class ContainerPlacementTest {
+    private static final List<String> INSIDE = List.of("docker", "run", "-t", "-d", "-u", "1000:1000", "-w", "/ws", "mini:1", "cat");
+
+    @TempDir
+    Path tmp;
+    private FakeV2Host host;
+    private Path cid;
+
+    @BeforeEach
+    void host() throws IOException {
+        host = new FakeV2Host(tmp);
+        cid = tmp.resolve("state/cid");
+    }
+
+    private ContainerPlacement.Plan plan(final CgroupDriver driver, final String policy, final Optional<Path> parent, final List<String> argv) {
+        ContainerCommand command = ((ContainerCommand.Container) ContainerCommand.parse(argv)).command();
+        return new ContainerPlacement(host.system(), (c, env) -> driver).plan(command, Policy.parse(policy), parent, cid, Map.of());
+    }
+
+    @Test
+    void shouldPutACpuIdleContainerUnderTheMachineWideIdleParent() throws IOException {
+        host.group("/schedpolicy.idle", "max 100000", 100, true);
+        ContainerPlacement.Plan p = plan(CgroupDriver.CGROUPFS, "cpu-idle+quota150+cpus=0", Optional.empty(), INSIDE);
+        assertThat(p.inserted()).containsExactly("--cgroup-parent=/schedpolicy.idle", "--cpus=1.5", "--cpuset-cpus=0", "--cidfile=" + cid);
+        assertThat(p.cgroupParent()).hasValue("/schedpolicy.idle");
+        assertThat(p.warnings()).isEmpty();
+        assertThat(p.argv()).startsWith("docker", "run", "--cgroup-parent=/schedpolicy.idle").endsWith("mini:1", "cat");
+    }
+
+    @Test
+    void shouldNameTheIdleSliceForTheSystemdDriver() throws IOException {
+        Path slice = host.group("/build-idle.slice", "max 100000", 100, true);
+        ContainerPlacement.Plan p = plan(CgroupDriver.SYSTEMD, "cpu-idle", Optional.of(slice), INSIDE);
+        assertThat(p.inserted()).containsExactly("--cgroup-parent=build-idle.slice", "--cidfile=" + cid);
+    }
+
+    @Test
+    void shouldRefuseTheSystemdDriverAParentThatIsNoSlice() throws IOException {
+        host.group("/schedpolicy.idle", "max 100000", 100, true);
+        assertThatThrownBy(() -> plan(CgroupDriver.SYSTEMD, "cpu-idle", Optional.empty(), INSIDE))
+                .isInstanceOf(ContainerRefusal.class).hasMessageContaining("systemd cgroup driver")
+                .hasMessageContaining("is not one: configure a slice with CPUWeight=idle");
+    }
+
+    @Test
+    void shouldSaySetupIsMissingWhenThereIsNoIdleParent() {
+        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "cpu-idle", Optional.empty(), INSIDE))
+                .isInstanceOf(ContainerRefusal.class).hasMessageContaining("schedpolicy.idle, which does not exist")
+                .hasMessageContaining("sudo schedpolicy setup");
+    }
+
+    @Test
+    void shouldRefuseAParentThatIsNotIdleForCpuIdle() throws IOException {
+        Path busy = host.group("/builds", "max 100000", 100, false);
+        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "cpu-idle", Optional.of(busy), INSIDE))
+                .isInstanceOf(ContainerRefusal.class).hasMessageContaining("nor a group above it has cpu.idle 1");
+    }
+
+    @Test
+    void shouldRefusePerTaskPartsUnderFailNamingTheCgroupEquivalent() throws IOException {
+        host.group("/schedpolicy.idle", "max 100000", 100, true);
+        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "idle+cpu-idle", Optional.empty(), INSIDE))
+                .isInstanceOf(ContainerRefusal.class).hasMessageContaining("use cpuIdle for container steps")
+                .hasMessageContaining("onUnsupported: 'warn'");
+    }
+
+    @Test
+    void shouldApplyTheCgroupPartsAndReportThePerTaskOnesUnderWarn() throws IOException {
+        host.group("/schedpolicy.idle", "max 100000", 100, true);
+        ContainerPlacement.Plan p = plan(CgroupDriver.CGROUPFS, "batch+nice19+cpu-idle+warn", Optional.empty(), INSIDE);
+        assertThat(p.inserted()).contains("--cgroup-parent=/schedpolicy.idle");
+        assertThat(p.warnings()).singleElement().asString().contains("class batch").contains("nice 19 (use cpuWeight: 1")
+                .endsWith("the container runs without them");
+    }
+
+    @Test
+    void shouldCarryWeightAsSharesAndRefuseAnOptionTheCommandSetsItself() {
+        assertThat(plan(CgroupDriver.CGROUPFS, "weight50", Optional.empty(), INSIDE).inserted()).containsExactly("--cpu-shares=512",
+                "--cidfile=" + cid);
+        List<String> ownCpus = List.of("docker", "run", "--cpus", "2", "mini:1");
+        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "quota50", Optional.empty(), ownCpus))
+                .hasMessageContaining("sets --cpus 2 itself, and the policy's quota 50% would set it too");
+        ContainerPlacement.Plan warned = plan(CgroupDriver.CGROUPFS, "quota50+warn", Optional.empty(), ownCpus);
+        assertThat(warned.inserted()).noneMatch(t -> t.startsWith("--cpus"));
+    }
+
+    @Test
+    void shouldReadTheCommandsOwnCidFileInsteadOfAddingOne() {
+        ContainerPlacement.Plan p = plan(CgroupDriver.CGROUPFS, "weight50", Optional.empty(),
+                List.of("docker", "run", "--cidfile", "/tmp/mine.cid", "mini:1"));
+        assertThat(p.inserted()).containsExactly("--cpu-shares=512");
+        assertThat(p.cidFile()).isEqualTo(Path.of("/tmp/mine.cid"));
+        assertThat(p.ownCidFile()).isFalse();
+    }
+
+    @Test
+    void shouldWriteQuotaAsCpusPerPeriod() {
+        assertThat(ContainerPlacement.cpusForQuota(50)).isEqualTo("0.5");
+        assertThat(ContainerPlacement.cpusForQuota(100)).isEqualTo("1");
+        assertThat(ContainerPlacement.cpusForQuota(33)).isEqualTo("0.33");
+        assertThat(ContainerPlacement.cpusForQuota(250)).isEqualTo("2.5");
+    }
+}
