@@ -26,10 +26,11 @@ public record Recommendation(String policy, String cgroupParent, String reason, 
         boolean taskIdle = usable(probe, "idle");
         TaskGroupScope scope = probe.scope();
         boolean othersElsewhere = scope.otherProcesses() > 0;
-        boolean atTop = scope.taskGroup().startsWith("autogroup") || scope.taskGroup().equals("cgroup /");
+        boolean atTop = inRootCpuCgroup(scope);
         String setup = "an administrator can run 'schedpolicy setup --user <agent user>' (or add a systemd slice with"
                 + " CPUWeight=idle, docs/usage.md) and builds then use cpu-idle under it";
-        if (idleParent.usable() && cpuIdle) {
+        // IdleParent.Status.usable says groups can be made there; only with cpu.idle=1 do they yield machine-wide
+        if (idleParent.usable() && idleParent.idle() && cpuIdle) {
             return new Recommendation("cpu-idle", idleParent.path(), "the machine-wide idle parent "
                     + idleParent.path() + " is set up and usable: a build's group under it yields to every other task"
                     + " group (other agents, services, containers, sessions); nice and idle would reach only "
@@ -57,6 +58,14 @@ public record Recommendation(String policy, String cgroupParent, String reason, 
         }
         return new Recommendation(taskPolicy, null, String.join("; ", why),
                 othersElsewhere ? setup : null);
+    }
+
+    /**
+     * Whether the caller sits in the root cpu cgroup (itself or in an autogroup there), so that a cpu.idle group it
+     * makes beside itself sits beside the top-level groups of services, containers and sessions.
+     */
+    public static boolean inRootCpuCgroup(final TaskGroupScope scope) {
+        return scope.taskGroup().startsWith("autogroup") || scope.taskGroup().equals("cgroup /");
     }
 
     /** One line for the probe's output and the plugin's node page. */

@@ -58,4 +58,13 @@ class RecommendationTest {
                 "no writable parent for cpu cgroups");
         assertThat(elsewhere.line()).startsWith("batch+nice19: ");
     }
+
+    @Test
+    void shouldNotSendBuildsUnderAnIdleParentWhoseCpuIdleIsNotSet() {
+        IdleParent.Status notIdle = new IdleParent.Status("/sys/fs/cgroup/cpu/schedpolicy.idle", true, false, true,
+                "cpu.idle is not 1: run 'schedpolicy setup' again");
+        Recommendation r = Recommendation.of(report("cgroup /system.slice/jenkins.service", 5, 90, CPU_IDLE, IDLE), notIdle);
+        assertThat(r.cgroupParent()).isNull();
+        assertThat(r.next()).contains("schedpolicy setup --user");
+    }
 }
