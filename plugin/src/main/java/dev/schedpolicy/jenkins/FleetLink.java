@@ -75,7 +75,7 @@ public class FleetLink extends ManagementLink implements StaplerProxy {
     @CheckForNull
     @Override
     public Badge getBadge() {
-        long out = Jenkins.get().getComputers().length == 0 ? 0 : allNodes().stream()
+        long out = allNodes().stream()
                 .map(n -> FleetProbes.get().result(FleetProbes.nameOf(n.getNodeName())))
                 .filter(r -> r != null && r.summary() != null && r.summary().standsOut()).count();
         return out == 0 ? null : new Badge(Long.toString(out), out + " agents cannot protect test jobs in other task groups",

@@ -67,10 +67,6 @@ public record AgentSummary(String kernel, int cpus, String user, int euid, Strin
         return !reach.acrossTaskGroups();
     }
 
-    public Optional<Capability> capability(final String name) {
-        return capabilities.stream().filter(c -> c.name().equals(name)).findFirst();
-    }
-
     public String toJson() {
         try {
             return JSON.writeValueAsString(this);
