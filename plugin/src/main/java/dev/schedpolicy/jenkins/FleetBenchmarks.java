@@ -24,7 +24,7 @@ final class FleetBenchmarks {
                 for (BenchmarkBuildAction action : run.getActions(BenchmarkBuildAction.class)) {
                     BenchmarkResult result = action.getResult();
                     if (result.getNodeName() != null) {
-                        latest.offer(FleetProbes.nameOf(result.getNodeName()), run.getFullDisplayName(), run.getUrl(),
+                        latest.offer(FleetProbes.nameOf(result.getNodeName()), run.getFullDisplayName(), run.getUrl() + action.getUrlName() + "/",
                                 run.getStartTimeInMillis(), result.getJson());
                     }
                 }
