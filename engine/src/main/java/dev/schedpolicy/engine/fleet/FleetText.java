@@ -81,8 +81,8 @@ public final class FleetText {
         return d;
     }
 
-    /** "nice yes" for the parts the probe tried; kept here so the page and the text name them alike. */
-    static String part(final Capability c) {
+    /** "nice yes": one part the probe tried, as a word a script can match. */
+    private static String part(final Capability c) {
         return c.name() + (c.usable() ? " yes" : " no");
     }
 }
