@@ -114,6 +114,10 @@ for i in 1 2 3 4 5; do
   fleet_json | jget "' '.join(a['name'] + '=' + str(a['probeMillis']) for a in d['agents'])" >>"$OUT/fleet-refresh-times.txt"
 done
 note "5 refreshes, ms per node: $(tr '\n' ';' <"$OUT/fleet-refresh-times.txt") load $(cut -d' ' -f1-3 /proc/loadavg)"
+check "fleet: refresh?node=fleet-cg probes that node only (the others stay idle); an unknown node is 404" \
+  test "$(http_status POST "$FLEET/refresh?node=fleet-cg") $(fleet_json | jget "[row(n)['probing'] for n in ('built-in', 'fleet-nobody')]") $(http_status POST "$FLEET/refresh?node=no-such-node")" \
+    = "302 [False, False] 404"
+wait_probed fleet-cg
 check "fleet JSON: three rows, fleet-nobody first (stands out), then built-in, then fleet-cg" \
   test "$(jget "[a['name'] for a in d['agents']]" <<<"$after")" = "['fleet-nobody', 'built-in', 'fleet-cg']"
 kernel=$(cat /proc/sys/kernel/osrelease)

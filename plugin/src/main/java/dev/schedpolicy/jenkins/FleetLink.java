@@ -191,7 +191,7 @@ public class FleetLink extends ManagementLink implements StaplerProxy {
         } else {
             Computer c = node.equals("built-in") ? Jenkins.get().toComputer() : Jenkins.get().getComputer(node);
             if (c == null) {
-                return HttpResponses.errorWithoutStack(404, "no node named '" + node + "'");
+                return HttpResponses.errorWithoutStack(404, "no node of that name");
             }
             FleetProbes.get().refresh(c);
         }
