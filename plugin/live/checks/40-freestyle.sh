@@ -31,9 +31,11 @@ create_job fs-checkout-fails <<X
 <builders><hudson.tasks.Shell><command>$KV never</command></hudson.tasks.Shell></builders>
 <buildWrappers><dev.schedpolicy.jenkins.SchedPolicyWrapper><fields><policy>batch</policy><cpuQuota>50</cpuQuota></fields></dev.schedpolicy.jenkins.SchedPolicyWrapper></buildWrappers></project>
 X
-groups_before=$(find /sys/fs/cgroup/cpu -type d 2>/dev/null | sort)
+groups_before=$(cpu_groups)
 run_build fs-checkout-fails
 check "freestyle, failed checkout (workspace cannot be made): FAILURE, the step never ran" \
   bash -c "test '$RESULT' = FAILURE && ! grep -q '^KERNEL never' '$CONSOLE'"
-check "freestyle, failed checkout: the block is ended (not running) and no cgroup is left" \
-  bash -c "t=\$(java '$LIVE/Browser.java' open '$J/job/fs-checkout-fails/$BUILD/' eval 'document.querySelector(\"#schedpolicy-blocks\").innerText'); grep -q 'wrapper batch+quota50' <<<\"\$t\" && ! grep -q '(running)' <<<\"\$t\" && test \"\$(find /sys/fs/cgroup/cpu -type d 2>/dev/null | sort)\" = '$groups_before'"
+summary_text=$(browser open "$J/job/fs-checkout-fails/$BUILD/" eval 'document.querySelector("#schedpolicy-blocks").innerText')
+left_groups=$(new_groups "$groups_before" | tr '\n' ' ')
+check "freestyle, failed checkout: the block is ended (not running) and no cgroup is left${left_groups:+ (left: $left_groups)}" \
+  bash -c "grep -q 'wrapper batch+quota50' <<<'$summary_text' && ! grep -q '(running)' <<<'$summary_text' && test -z '$left_groups'"

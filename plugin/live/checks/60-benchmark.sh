@@ -28,17 +28,18 @@ check "schedBenchmark: the job page's trend shows both builds ($trend)" test "$t
 pipeline_job p-bench-abort <<G
 node { schedBenchmark(scenario: 'seed-cpu-looper', policies: 'default,idle', loads: '1,2', repetitions: 50) }
 G
-groups_before=$(find /sys/fs/cgroup/cpu -type d 2>/dev/null | sort)
+groups_before=$(cpu_groups)
 BUILD=$(start_build p-bench-abort)
 for _ in $(seq 300); do jcurl "$J/job/p-bench-abort/$BUILD/consoleText" | grep -q '^\[schedpolicy\] \[3/' && break; sleep 0.2; done
-running=$(engine_procs)
+running=0  # workload JVMs come and go between runs: look for one for up to 5 s
+for _ in $(seq 50); do running=$(engine_procs); [ "$running" -gt 0 ] && break; sleep 0.1; done
 jpost "job/p-bench-abort/$BUILD/stop" -o /dev/null
 RESULT=$(wait_build p-bench-abort "$BUILD" 30)
 sleep 1
 check "schedBenchmark abort: workload processes ran ($running), the build is ABORTED within 30 s" \
   test "$running" -gt 0 -a "$RESULT" = ABORTED
 left_procs=$(engine_procs)
-left_groups=$(diff <(echo "$groups_before") <(find /sys/fs/cgroup/cpu -type d 2>/dev/null | sort) | grep '^>' || true)
+left_groups=$(new_groups "$groups_before" | tr '\n' ' ')
 check "schedBenchmark abort: no workload process and no cgroup of the benchmark is left ($left_procs processes; ${left_groups:-no new groups})" \
   test "$left_procs $left_groups" = "0 "
 jcurl "$J/job/p-bench-abort/$BUILD/consoleText" >"$OUT/console/p-bench-abort-$BUILD.txt"

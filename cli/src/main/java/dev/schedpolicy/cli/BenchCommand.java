@@ -31,8 +31,7 @@ import picocli.CommandLine.Spec;
             "Writes DIR/report.json and DIR/report.html and prints the table."},
         footer = {"", "Examples:", "  schedpolicy bench --quick",
             "  schedpolicy bench --scenario compile-vs-test \\", "      --victim './mvnw -q test' --background 'make -j4'",
-            "  schedpolicy bench --scenario javac-background --topology other-cgroup \\",
-            "      --cgroup-parent /sys/fs/cgroup/cpu/schedpolicy.idle",
+            "  schedpolicy bench --scenario javac-background --topology outside-agent",
             "  schedpolicy bench --list"})
 public final class BenchCommand implements Callable<Integer> {
     /** Exit code when the run ended early (failure or Ctrl-C) and only partial results were saved. */
@@ -45,7 +44,8 @@ public final class BenchCommand implements Callable<Integer> {
             defaultValue = "seed-cpu-looper")
     private String scenario;
 
-    @Option(names = "--quick", description = "The scenario's quick preset (seed-cpu-looper: 5 policies x 2 loads x 3 repetitions x 2 topologies, about 3 minutes on 2 CPUs)."
+    @Option(names = "--quick", description = "The scenario's quick preset (seed-cpu-looper: default, nice19, idle, cpu-idle x loads 1, 2"
+            + " x 3 repetitions, for the executors of the same agent and the neighbours outside it: about 2.5 minutes on 2 CPUs)."
             + " The default unless --full, --policies, --loads or --repetitions is given.")
     private boolean quick;
 
@@ -64,14 +64,20 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--duration", paramLabel = "MS", description = "Victim's unloaded run time in ms (its work is calibrated to it).")
     private Long durationMs;
 
-    @Option(names = "--topology", paramLabel = "LIST", description = "Where the background sits relative to the victim:"
-            + " same-group, other-session, other-cgroup, or machine (what this machine gives the agent's neighbours);"
-            + " comma-separated (default: the preset's).")
+    @Option(names = "--topology", paramLabel = "LIST", description = "Where the victim sits relative to the build:"
+            + " same-agent (another executor of the same agent: one task group), outside-agent (another service, agent"
+            + " or container: its own cgroup), other-session (another login session: its own autogroup);"
+            + " comma-separated (default: the preset's). same-group and other-cgroup are read as before.")
     private String topology;
 
     @Option(names = "--cgroup-parent", paramLabel = "DIR", description = "Where cgroup policies (quota, weight, cpu-idle) make"
-            + " their groups, e.g. the machine-wide idle parent made by 'schedpolicy setup'.")
+            + " their groups (default: the machine-wide idle parent made by 'schedpolicy setup' when it exists and is"
+            + " usable, else the copy's own group, as under an agent's cgroup).")
     private Path cgroupParent;
+
+    @Option(names = "--idle-parent", paramLabel = "DIR", description = "The machine-wide idle parent to look for"
+            + " (default: schedpolicy.idle at the top of the cpu cgroup hierarchy).")
+    private Path idleParent;
 
     @Option(names = "--victim", paramLabel = "CMD", description = "Victim shell command (fixed work; kept %% = unloaded wall / loaded wall).")
     private String victim;
@@ -207,6 +213,7 @@ public final class BenchCommand implements Callable<Integer> {
                 policies != null || loads != null || repetitions != null);
         BenchOptions.Builder b = BenchOptions.builder(sc).preset(preset).outDir(out).policies(policies).loads(loads)
                 .topologies(topology == null ? null : Topology.parseList(topology)).cgroupParent(cgroupParent)
+                .idleParent(idleParent)
                 .victimCommand(victim).backgroundCommand(background).cancellation(cancel);
         if (repetitions != null) {
             b.repetitions(repetitions);

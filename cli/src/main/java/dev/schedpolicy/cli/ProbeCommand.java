@@ -33,7 +33,12 @@ import java.util.concurrent.Callable;
         description = {"Try each policy part on a scratch process and report what this user can apply here,",
                 "the cgroup layout, the disks' I/O schedulers, autogroup, and which processes per-task",
                 "policies would actually protect against. With policy options (as for run), also launch a",
-                "scratch process exactly as run would, and exit 125 when run would not apply the policy."})
+                "scratch process exactly as run would, and exit 125 when run would not apply the policy."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the probe ran; with policy options: run would apply the policy here",
+            "2:usage error (bad option or policy syntax)",
+            "125:with policy options: run would not apply the policy here, because run refuses it (run exits 2)"
+                + " or cannot apply it (run exits 125); the command would not run"})
 public final class ProbeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -42,7 +47,7 @@ public final class ProbeCommand implements Callable<Integer> {
     boolean json;
 
     @Option(names = "--recommend", description = "also run a short topology benchmark (about a minute) that checks the"
-            + " recommended policy beside default and idle in this machine's topology and in other-cgroup")
+            + " recommended policy beside default and idle for this agent's executors (same-agent) and its neighbours (outside-agent)")
     boolean recommend;
 
     @Option(names = "--idle-parent", paramLabel = "DIR", description = "the machine-wide idle parent to look for"
@@ -74,8 +79,11 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         if (checked != null) {
             PrintWriter where = json ? spec.commandLine().getErr() : out;
-            report.advisoriesFor(checked).forEach(a -> where.println("Note: " + a));
-            trial.warnings().forEach(w -> where.println("Note: run would warn: " + w));
+            if (trial.applied()) {
+                // "applied but has no effect" notes only for a policy run would apply: never beside a refusal
+                report.advisoriesFor(checked).forEach(a -> where.println("Note: " + a));
+                trial.warnings().forEach(w -> where.println("Note: run would warn: " + w));
+            }
             switch (trial.outcome()) {
                 case APPLIED -> where.println("Policy '" + checked.toCompact() + "' can be applied here (tried: " + trial.detail() + ").");
                 case REFUSED -> where.println("Policy '" + checked.toCompact() + "' cannot be applied here: run refuses it (exit 2): "
@@ -102,6 +110,9 @@ public final class ProbeCommand implements Callable<Integer> {
         IdleParent.Status idle = advice.idleParent();
         out.println();
         out.printf("idle parent:    %s: %s%n", idle.path(), idle.detail());
+        // the two questions in bench's order and words, so the probe and the benchmark's verdict say the same
+        out.printf("same agent:     %s%n", advice.questions().sameAgent());
+        out.printf("outside agent:  %s%n", advice.questions().outsideAgent());
         Recommendation r = advice.recommendation();
         out.printf("RECOMMENDED:    %s%n", r.policy() + (r.cgroupParent() == null ? "" : " with --cgroup-parent " + r.cgroupParent()));
         out.printf("                because %s%n", r.reason());

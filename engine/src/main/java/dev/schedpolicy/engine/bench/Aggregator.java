@@ -33,6 +33,8 @@ final class Aggregator {
     private final Consumer<String> warn;
     private final ProcFs procFs;
     private Double loadAverageAtStart;
+    private CgroupParentChoice parent = new CgroupParentChoice(java.util.Optional.empty(), false,
+            dev.schedpolicy.engine.cgroup.IdleParent.NAME, "not looked for");
 
     Aggregator(final RunPlan plan, final double calibration, final List<String> warnings, final Consumer<String> warn,
             final ProcFs procFs) {
@@ -48,6 +50,11 @@ final class Aggregator {
 
     Aggregator loadAverageAtStart(final Double value) {
         loadAverageAtStart = value;
+        return this;
+    }
+
+    Aggregator cgroupParent(final CgroupParentChoice value) {
+        parent = value;
         return this;
     }
 
@@ -87,7 +94,7 @@ final class Aggregator {
         List<String> topologyIds = plan.topologies().stream().map(Topology::id).toList();
         List<BenchReport.Verdict> verdicts = victim && !scenario.background().isNone()
                 && scenario.policyTarget() == Scenario.PolicyTarget.BACKGROUND
-                ? Verdicts.of(topologyIds, matrix.policies(), cells) : List.of();
+                ? Verdicts.of(plan.topologies(), matrix.policies(), cells, scenario, parent) : List.of();
         BenchReport.Baseline baseline = base.isEmpty() ? null : new BenchReport.Baseline(
                 Stat.orNull(base.stream().map(Sample::victimRate).toList()),
                 Stat.orNull(base.stream().map(Sample::victimWorkMs).toList()),
@@ -98,7 +105,8 @@ final class Aggregator {
         BenchReport.Run run = new BenchReport.Run(started.toString(), finished.toString(),
                 Duration.between(started, finished).toMillis() / 1000.0,
                 preset, matrix.repetitions(), scenario.warmup(), seed, matrix.durationMs(),
-                Double.isNaN(calibration) ? null : calibration, planned, samples.size());
+                Double.isNaN(calibration) ? null : calibration, planned, samples.size(),
+                parent.parent().map(Object::toString).orElse(null), parent.idleParent());
         String metric = victim ? "keptPct" : "backgroundOfOneCpuPct";
         BenchReport.ScenarioInfo info = new BenchReport.ScenarioInfo(scenario.name(), scenario.title(),
                 scenario.description(), scenario.expect(), scenario.source(), scenario.victim().describe(),
@@ -199,9 +207,11 @@ final class Aggregator {
         Double loadAvg = loadAverageAtStart;
         return new BenchReport.Machine(host, ncpu, System.getProperty("os.version"), System.getProperty("os.arch"),
                 System.getProperty("java.version"), auto == null ? null : auto.equals("1"), loadAvg,
-                "same-group: victim and background are children of the benchmark, one session (autogroup) and one cpu"
-                        + " cgroup, so per-task policies act between them; other-session: every background copy in a new"
-                        + " session (its own autogroup where autogroup is on); other-cgroup: victim and every background"
-                        + " copy each in a sibling cpu cgroup, where only cgroup controls act");
+                "same-agent: victim and background are children of the benchmark, one session (autogroup) and one cpu"
+                        + " cgroup, as two builds of one agent are, so per-task policies act between them; outside-agent:"
+                        + " victim and every background copy each in a sibling cpu cgroup, as services, containers and"
+                        + " other agents are, where only cgroup controls act, and a cpu.idle group only from the"
+                        + " machine-wide idle parent; other-session: every background copy in a new session (its own"
+                        + " autogroup where autogroup is on)");
     }
 }

@@ -17,6 +17,7 @@ public final class BenchOptions {
     final boolean customised;
     final Matrix matrix;
     final Path cgroupParent;
+    final Path idleParent;
     final String victimCommand;
     final String backgroundCommand;
     final Path outDir;
@@ -35,6 +36,7 @@ public final class BenchOptions {
         this.matrix = scenario.matrix(preset).customised(b.policies, b.loads, b.repetitions, b.durationMs)
                 .withTopologies(b.topologies);
         this.cgroupParent = b.cgroupParent;
+        this.idleParent = b.idleParent;
         this.victimCommand = b.victimCommand;
         this.backgroundCommand = b.backgroundCommand;
         this.outDir = b.outDir;
@@ -71,6 +73,11 @@ public final class BenchOptions {
     /** Where cgroup policies make their groups, e.g. a machine-wide idle parent; empty: the launcher's default. */
     public java.util.Optional<Path> cgroupParent() {
         return java.util.Optional.ofNullable(cgroupParent);
+    }
+
+    /** Where to look for the machine-wide idle parent; empty: the default place (schedpolicy.idle at the top). */
+    public java.util.Optional<Path> idleParent() {
+        return java.util.Optional.ofNullable(idleParent);
     }
 
     public java.util.Optional<Path> outDir() {
@@ -121,6 +128,7 @@ public final class BenchOptions {
         private Long durationMs;
         private List<dev.schedpolicy.engine.scenario.Topology> topologies;
         private Path cgroupParent;
+        private Path idleParent;
         private String victimCommand;
         private String backgroundCommand;
         private Path outDir;
@@ -177,6 +185,15 @@ public final class BenchOptions {
         /** Where cgroup policies make their groups (e.g. a machine-wide idle parent); null: the default. */
         public Builder cgroupParent(final Path value) {
             cgroupParent = value;
+            return this;
+        }
+
+        /**
+         * Where the machine-wide idle parent is; null: the default place. Without a cgroup parent, cgroup policies
+         * go under it when it is set up and usable.
+         */
+        public Builder idleParent(final Path value) {
+            idleParent = value;
             return this;
         }
 

@@ -35,4 +35,9 @@ public record BenchPolicy(String label, String compact) {
     public boolean isDefault() {
         return compact == null;
     }
+
+    /** Whether the policy has a cgroup part (quota, weight, cpu-idle), so its processes get a group of their own. */
+    public boolean needsCgroup() {
+        return compact != null && dev.schedpolicy.engine.policy.Policy.parse(compact).needsCgroup();
+    }
 }

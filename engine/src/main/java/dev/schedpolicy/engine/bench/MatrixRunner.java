@@ -20,6 +20,7 @@ final class MatrixRunner {
     private final BenchOptions options;
     private final BenchListener listener;
     private final RunPlan plan;
+    private final CgroupParentChoice parent;
     private final ProcessStarter starter;
     private final SystemSampler sampler = new SystemSampler(ProcFs.system());
     private final Supplier<CgroupSystem> cgroups = new Supplier<>() {
@@ -50,7 +51,9 @@ final class MatrixRunner {
             s = s.withBackground(WorkloadSpec.command(options.backgroundCommand, 1));
         }
         int ncpu = options.ncpu != null ? options.ncpu : Runtime.getRuntime().availableProcessors();
-        this.plan = new RunPlan(s, options.matrix(), ncpu, machineTopology());
+        this.plan = new RunPlan(s, options.matrix(), ncpu);
+        // looked up for every run, cgroup policies or not: the outside-agent verdict says whether it exists
+        this.parent = CgroupParentChoice.resolve(options.cgroupParent(), options.idleParent(), cgroups);
         this.starter = options.starter != null ? options.starter : Starters.defaultStarter();
     }
 
@@ -68,7 +71,9 @@ final class MatrixRunner {
             }
             WorkloadLauncher launcher = new WorkloadLauncher(options, plan, starter, tracker, this::warnOnce);
             runsTotal = runs.size() + plan.scenario().warmup() + (plan.needsCalibration() ? 1 : 0);
-            listener.started(plan.summary(), runsTotal);
+            listener.started(plan.summary() + (parent.parent().isPresent() ? "; cgroup policies under "
+                    + parent.parent().get() + (parent.idleParent() ? " (the machine-wide idle parent)" : "") : ""),
+                    runsTotal);
             if (plan.needsCalibration()) {
                 launcher.calibrate();
                 calibration = launcher.calibration();
@@ -115,23 +120,13 @@ final class MatrixRunner {
                     : e.getMessage() == null ? e.toString() : e.getMessage();
         }
         return new Aggregator(plan, calibration, warnings, this::warnOnce, sampler.procFs()).loadAverageAtStart(loadAverageAtStart)
+                .cgroupParent(parent)
                 .report(samples, runs.size(), started, failure, options.presetLabel(), options.seed);
-    }
-
-    /** Where this machine puts the agent's neighbours: see {@link Topology#MACHINE}. */
-    private Topology machineTopology() {
-        boolean rootCgroup;
-        try {
-            rootCgroup = cgroups.get().ownCpuCgroup().equals("/");
-        } catch (RuntimeException e) {
-            rootCgroup = true; // no cpu controller: every process is in the one root task group
-        }
-        return Topology.machine(sampler.procFs().autogroupEnabled(), rootCgroup);
     }
 
     private Sample measure(final CellRunner cells, final PlannedRun r) throws Exception {
         List<ProcessStarter.Started> mine = new ArrayList<>();
-        Placement placement = new Placement(r.topology(), cgroups, options.cgroupParent());
+        Placement placement = new Placement(r.topology(), cgroups, parent.parent());
         try {
             Sample s = cells.run(r, mine, placement);
             runsDone++;

@@ -3,7 +3,6 @@ package dev.schedpolicy.engine.bench;
 import dev.schedpolicy.engine.cgroup.CgroupException;
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.cgroup.CpuCgroup;
-import dev.schedpolicy.engine.policy.Policy;
 import dev.schedpolicy.engine.scenario.Topology;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,9 +12,9 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Puts one run's processes where its topology says: unchanged (same-group), every background copy in a new
+ * Puts one run's processes where its topology says: unchanged (same-agent), every background copy in a new
  * session (other-session, through util-linux setsid, which execs in place), or the victim and every background
- * copy each in a fresh sibling cgroup under the benchmark's own (other-cgroup). A process whose policy has a
+ * copy each in a fresh sibling cgroup under the benchmark's own (outside-agent). A process whose policy has a
  * cgroup part is placed by the launcher in its policy group, made under the copy's group (or under the
  * configured cgroup parent, e.g. a machine-wide idle parent); any other is moved by a shell that writes its
  * own PID to the group's cgroup.procs and then execs the workload, so it runs there from its first instruction.
@@ -40,7 +39,7 @@ final class Placement implements AutoCloseable {
     private final List<CpuCgroup> groups = new ArrayList<>();
 
     /**
-     * @param topology     a resolved topology (not {@link Topology#MACHINE})
+     * @param topology     where the run's processes go
      * @param cgroups      the machine's cgroups, detected on first use
      * @param cgroupParent where policy groups go when set (e.g. the idle parent); else the starter's default
      */
@@ -56,11 +55,11 @@ final class Placement implements AutoCloseable {
 
     /** Whether the background runs as one process per copy, each in its own task group. */
     boolean spreadsBackground() {
-        return topology != Topology.SAME_GROUP;
+        return topology != Topology.SAME_AGENT;
     }
 
     Launch victim(final ProcessBuilder pb, final BenchPolicy policy) {
-        return topology == Topology.OTHER_CGROUP ? inOwnGroup(pb, policy) : plain(pb);
+        return topology == Topology.OUTSIDE_AGENT ? inOwnGroup(pb, policy) : plain(pb);
     }
 
     Launch backgroundCopy(final ProcessBuilder pb, final BenchPolicy policy) {
@@ -76,7 +75,7 @@ final class Placement implements AutoCloseable {
                 pb.command(cmd);
                 yield new Launch(pb, cgroupParent, "own session", Optional.empty());
             }
-            case OTHER_CGROUP -> inOwnGroup(pb, policy);
+            case OUTSIDE_AGENT -> inOwnGroup(pb, policy);
             default -> plain(pb);
         };
     }
@@ -91,11 +90,11 @@ final class Placement implements AutoCloseable {
             CgroupSystem system = cgroups.get();
             group = system.createChild(system.ownCpuCgroupDir());
         } catch (CgroupException | java.io.UncheckedIOException e) {
-            throw new RunAborted(RunAborted.Kind.TOPOLOGY_UNAVAILABLE, "other-cgroup needs a writable cpu cgroup"
+            throw new RunAborted(RunAborted.Kind.TOPOLOGY_UNAVAILABLE, "outside-agent needs a writable cpu cgroup"
                     + " beside the benchmark's own: " + e.getMessage());
         }
         groups.add(group);
-        boolean policyGroup = !policy.isDefault() && Policy.parse(policy.compact()).needsCgroup();
+        boolean policyGroup = policy.needsCgroup();
         if (policyGroup) {
             // the launcher makes the policy group: under the copy's group, as an agent's own would be
             return new Launch(pb, Optional.of(cgroupParent.orElse(group.path())),

@@ -11,11 +11,11 @@ import dev.schedpolicy.engine.scenario.Topology;
  * @param rep      repetition number, from 1
  * @param baseline the unloaded victim the cells are relative to
  * @param warmup   unmeasured
- * @param topology where the background sits relative to the victim (baselines: same-group, there is none)
+ * @param topology where the background sits relative to the victim (baselines: same-agent, there is none)
  */
 record PlannedRun(BenchPolicy policy, double load, int rep, boolean baseline, boolean warmup, Topology topology) {
     static PlannedRun warmUp() {
-        return new PlannedRun(BenchPolicy.DEFAULT, 0, 0, true, true, Topology.SAME_GROUP);
+        return new PlannedRun(BenchPolicy.DEFAULT, 0, 0, true, true, Topology.SAME_AGENT);
     }
 
     String what() {

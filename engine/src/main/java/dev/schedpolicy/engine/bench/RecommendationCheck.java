@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * A short topology benchmark that confirms a recommendation: the recommended policy beside default and
- * per-task idle, at one load, in this machine's own topology and the worst case, under the recommendation's
- * cgroup parent. About a minute on 2 CPUs; its verdict lines say whether the recommendation held here.
+ * per-task idle, at one load, for the agent's own executors and for its neighbours outside it (the two questions
+ * of {@code bench}), under the recommendation's cgroup parent. About a minute on 2 CPUs; its verdict lines say whether the recommendation held here.
  */
 public final class RecommendationCheck {
     static final List<Double> LOADS = List.of(1.0);
@@ -27,7 +27,7 @@ public final class RecommendationCheck {
             policies.add("idle"); // the per-task policy users try first: the verdict shows where it is not enough
         }
         return BenchOptions.builder(scenario).policies(policies).loads(LOADS).repetitions(REPETITIONS)
-                .durationMs(DURATION_MS).topologies(List.of(Topology.MACHINE, Topology.OTHER_CGROUP))
+                .durationMs(DURATION_MS).topologies(List.of(Topology.SAME_AGENT, Topology.OUTSIDE_AGENT))
                 .cgroupParent(recommendation.cgroupParent() == null ? null : Path.of(recommendation.cgroupParent()));
     }
 }

@@ -134,6 +134,26 @@ public final class CgroupSystem {
         return requireCpu().dirOf(ownCpuCgroup());
     }
 
+    /**
+     * Moves one thread (v1 only) back into this process's own cpu cgroup, and into its own cpuacct cgroup where that
+     * is a separate hierarchy: for a JDK helper thread born in a launch's group. Its own group, not the launch
+     * group's parent: under a cgroup parent such as the machine-wide idle parent, a JVM thread left in the parent
+     * would run idle for the JVM's life and keep the parent from being removed.
+     */
+    public void returnThreadHome(final long tid) {
+        CgroupHierarchy hierarchy = requireCpu();
+        if (hierarchy.version() != CgroupVersion.V1) {
+            throw new CgroupException("only cgroup v1 moves single threads; " + hierarchy.version() + " moves processes",
+                    hierarchy.dirOf("/"), null);
+        }
+        controller().placeThread(ownCpuCgroupDir(), tid);
+        if (!hierarchy.controllers().contains("cpuacct") && cpuacct.isPresent()) {
+            Path self = procRoot.resolve("self").resolve("cgroup");
+            ProcCgroupFile.v1PathOf(files.read(self), "cpuacct").ifPresent(p ->
+                    files.write(cpuacct.get().dirOf(p).resolve("tasks"), Long.toString(tid)));
+        }
+    }
+
     private String cpuCgroupIn(final Path procCgroup) {
         CgroupHierarchy hierarchy = requireCpu();
         String content = files.read(procCgroup);

@@ -146,6 +146,10 @@ public final class IdleParent {
      * @param detail in words
      */
     public record Status(String path, boolean exists, boolean idle, boolean usable, String detail) {
+        /** Whether builds can go there and be idle: it exists, its cpu.idle reads 1, and this process can use it. */
+        public boolean works() {
+            return exists && idle && usable;
+        }
     }
 
     static Path commonAncestor(final Path a, final Path b) {

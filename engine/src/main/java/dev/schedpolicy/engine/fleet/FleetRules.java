@@ -16,7 +16,7 @@ final class FleetRules {
     static Reach reach(final ProbeReport probe, final IdleParentState parent) {
         boolean cpuIdle = usable(probe, "cpu-idle");
         // a parent whose cpu.idle is not 1 competes at full weight at the top: groups under it yield only to each other
-        if (cpuIdle && (parent.usable() && parent.idle() || Recommendation.inRootCpuCgroup(probe.scope()))) {
+        if (cpuIdle && (parent.usable() && parent.idle() || Recommendation.atTop(probe.scope()))) {
             return Reach.MACHINE;
         }
         if (cpuIdle || usable(probe, "weight")) {

@@ -55,17 +55,19 @@ public final class CgroupGroupProvider implements CpuGroupProvider {
                 resolvedParent = where;
             }
             CpuLimits limits = new CpuLimits(policy.cpuQuotaPercent(), policy.cpuWeight(), policy.cpuIdle());
-            return new Lease(system.createChild(where, limits));
+            return new Lease(system, system.createChild(where, limits));
         } catch (CgroupException e) {
             throw new PolicyApplyException("cannot create a cgroup for '" + policy.toCompact() + "': " + e.getMessage(), e);
         }
     }
 
     private static final class Lease implements CpuGroupLease {
+        private final CgroupSystem system;
         private final CpuCgroup group;
         private final AtomicBoolean closed = new AtomicBoolean();
 
-        Lease(final CpuCgroup group) {
+        Lease(final CgroupSystem system, final CpuCgroup group) {
+            this.system = system;
             this.group = group;
         }
 
@@ -86,7 +88,12 @@ public final class CgroupGroupProvider implements CpuGroupProvider {
 
         @Override
         public void evictThread(final int tid) {
-            wrap(() -> group.evictThread(tid));
+            try {
+                system.returnThreadHome(tid);
+            } catch (CgroupException e) {
+                // a user who may write only a delegated subtree cannot move it home: out of the group is the next best
+                wrap(() -> group.evictThread(tid));
+            }
         }
 
         @Override

@@ -16,7 +16,7 @@ public interface CpuGroupLease extends AutoCloseable {
 
     void placeProcess(long pid);
 
-    /** Moves a thread placed here by inheritance back out (to the group's parent); v1 only, like placeThread. */
+    /** Moves a thread placed here by inheritance back to the launching process's own cgroup; v1 only, like placeThread. */
     default void evictThread(final int tid) {
         throw new UnsupportedOperationException("this cgroup lease cannot move threads out: " + path());
     }

@@ -16,8 +16,10 @@ import java.util.Optional;
  * @param probe          what this user can apply here
  * @param idleParent     the machine-wide idle parent (see {@link IdleParent})
  * @param recommendation the one policy to use, with its reason
+ * @param questions      what protects the agent's own executors and what its neighbours, as bench answers them
  */
-public record AgentAdvice(@JsonUnwrapped ProbeReport probe, IdleParent.Status idleParent, Recommendation recommendation) {
+public record AgentAdvice(@JsonUnwrapped ProbeReport probe, IdleParent.Status idleParent, Recommendation recommendation,
+        TwoQuestions questions) {
 
     /**
      * Probes this machine for the calling user.
@@ -36,6 +38,6 @@ public record AgentAdvice(@JsonUnwrapped ProbeReport probe, IdleParent.Status id
             status = new IdleParent.Status(idleParent.map(Path::toString).orElse(IdleParent.NAME), false, false, false,
                     "cannot be used here: " + e.getMessage());
         }
-        return new AgentAdvice(report, status, Recommendation.of(report, status));
+        return new AgentAdvice(report, status, Recommendation.of(report, status), TwoQuestions.of(report, status));
     }
 }

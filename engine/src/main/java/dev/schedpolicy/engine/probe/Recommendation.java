@@ -26,21 +26,21 @@ public record Recommendation(String policy, String cgroupParent, String reason, 
         boolean taskIdle = usable(probe, "idle");
         TaskGroupScope scope = probe.scope();
         boolean othersElsewhere = scope.otherProcesses() > 0;
-        boolean atTop = inRootCpuCgroup(scope);
+        boolean atTop = atTop(scope);
         String setup = "an administrator can run 'schedpolicy setup --user <agent user>' (or add a systemd slice with"
                 + " CPUWeight=idle, docs/usage.md) and builds then use cpu-idle under it";
-        // IdleParent.Status.usable says groups can be made there; only with cpu.idle=1 do they yield machine-wide
-        if (idleParent.usable() && idleParent.idle() && cpuIdle) {
+        if (idleParent.works() && cpuIdle) {
             return new Recommendation("cpu-idle", idleParent.path(), "the machine-wide idle parent "
                     + idleParent.path() + " is set up and usable: a build's group under it yields to every other task"
                     + " group (other agents, services, containers, sessions); nice and idle would reach only "
                     + scope.taskGroup(), null);
         }
         if (othersElsewhere && cpuIdle && atTop) {
+            // true only while the agent stays in the root cpu cgroup: the idle parent is what holds everywhere
             return new Recommendation("cpu-idle", null, scope.otherProcesses() + " processes run in other"
                     + " task groups, where nice and idle do not reach; this agent is in the root cpu cgroup, so its"
                     + " cpu.idle groups sit beside the other sessions' autogroups and the services' cgroups",
-                    null);
+                    setup + ", so builds stay protected when the agent runs as a service or in a container");
         }
         if (othersElsewhere && cpuIdle) {
             return new Recommendation("cpu-idle", null, "a cpu.idle group under this agent's cgroup ("
@@ -61,10 +61,10 @@ public record Recommendation(String policy, String cgroupParent, String reason, 
     }
 
     /**
-     * Whether the caller sits in the root cpu cgroup (itself or in an autogroup there), so that a cpu.idle group it
-     * makes beside itself sits beside the top-level groups of services, containers and sessions.
+     * Whether the agent's own cpu cgroup is the root, where its cpu.idle groups sit beside every other group (public for
+     * the fleet view's rules, which must agree with the recommendation).
      */
-    public static boolean inRootCpuCgroup(final TaskGroupScope scope) {
+    public static boolean atTop(final TaskGroupScope scope) {
         return scope.taskGroup().startsWith("autogroup") || scope.taskGroup().equals("cgroup /");
     }
 

@@ -34,22 +34,49 @@ public record BenchReport(int schemaVersion, String tool, boolean partial, Strin
      * unloaded rate and let the background use {@value #PROTECT_BACKGROUND_PCT}% or more of the CPU the victim
      * left free, at every load measured above 0. A protecting policy whose kept % has a 95% CI half-width above
      * {@value #PROTECT_CI_POINTS} points at some load carries it, e.g. {@code idle (CI ±3.1)}: not yet certain.
+     * With it, what the scenario expected in this topology and where this run differs from that, so the report
+     * never prints an expectation that silently contradicts the verdict above it.
      *
-     * @param topology  e.g. {@code other-cgroup}
+     * @param topology  e.g. {@code outside-agent}
      * @param protect   policies that met both targets
      * @param fail      the others, each with the first shortfall found
+     * @param title     the question it answers, e.g. "Executors of the same agent"; null in reports before issue 18
+     * @param meaning   what the topology stands for on a Jenkins machine
+     * @param note      what limits the answer here, e.g. that nothing can protect neighbours outside the agent until
+     *                  the machine-wide idle parent is set up; null when nothing does
+     * @param expected  the scenario's expectation for this topology (its references included), or null
+     * @param claims    the expectation's checkable claims that applied to this run, e.g. {@code idle >= 90}
+     * @param differs   the claims this run contradicted, each with what was measured
      */
-    public record Verdict(String topology, List<String> protect, List<Shortfall> fail) {
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Verdict(String topology, List<String> protect, List<Shortfall> fail, String title, String meaning,
+            String note, String expected, List<String> claims, List<String> differs) {
         public Verdict {
             protect = List.copyOf(protect);
             fail = List.copyOf(fail);
+            claims = claims == null ? List.of() : List.copyOf(claims);
+            differs = differs == null ? List.of() : List.copyOf(differs);
         }
 
-        /** One line, e.g. {@code other-cgroup: protect cpu-idle; fail default (victim 45.1% at load 2), ...}. */
+        public Verdict(final String topology, final List<String> protect, final List<Shortfall> fail) {
+            this(topology, protect, fail, null, null, null, null, List.of(), List.of());
+        }
+
+        /** One line, e.g. {@code outside-agent: protect cpu-idle; fail default (victim 45.1% at load 2), ...}. */
         public String line() {
-            return topology + ": " + (protect.isEmpty() ? "no policy protects" : "protect " + String.join(", ", protect))
+            return topology + ": " + outcome();
+        }
+
+        /** The line without the topology: which policies protect, which fail and why. */
+        public String outcome() {
+            return (protect.isEmpty() ? "no policy protects" : "protect " + String.join(", ", protect))
                     + (fail.isEmpty() ? "" : "; fail " + String.join(", ", fail.stream()
                             .map(f -> f.policy() + " (" + f.reason() + ")").toList()));
+        }
+
+        /** E.g. "Executors of the same agent (same-agent: builds of one agent share ...)"; the id alone when untitled. */
+        public String heading() {
+            return title == null ? topology : title + " (" + topology + (meaning == null ? "" : ": " + meaning) + ")";
         }
     }
 
@@ -80,11 +107,23 @@ public record BenchReport(int schemaVersion, String tool, boolean partial, Strin
             Boolean autogroup, Double loadAverageAtStart, String taskGroupNote) {
     }
 
-    /** How it was measured. */
+    /**
+     * How it was measured.
+     *
+     * @param cgroupParent where cgroup policies made their groups, or null for the launcher's default
+     * @param idleParent   whether that was the machine-wide idle parent ({@code schedpolicy setup}); null in older reports
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Run(String startedAt, String finishedAt, double durationSeconds, String preset, int repetitions,
             int warmup, long seed, long victimDurationMs, Double calibrationUnitsPerSecond, int cellsPlanned,
-            int cellsDone) {
+            int cellsDone, String cgroupParent, Boolean idleParent) {
+
+        public Run(final String startedAt, final String finishedAt, final double durationSeconds, final String preset,
+                final int repetitions, final int warmup, final long seed, final long victimDurationMs,
+                final Double calibrationUnitsPerSecond, final int cellsPlanned, final int cellsDone) {
+            this(startedAt, finishedAt, durationSeconds, preset, repetitions, warmup, seed, victimDurationMs,
+                    calibrationUnitsPerSecond, cellsPlanned, cellsDone, null, null);
+        }
     }
 
     /** The unloaded victim (default policy, no background) that kept % is relative to. */

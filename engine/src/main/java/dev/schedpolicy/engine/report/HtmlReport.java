@@ -40,13 +40,31 @@ public final class HtmlReport {
             h.append("<h2>Verdict</h2>\n<p>Protects = kept the victim at ").append(num(BenchReport.PROTECT_KEPT_PCT))
                     .append("% or more and let the background use ").append(num(BenchReport.PROTECT_BACKGROUND_PCT))
                     .append("% or more of the CPU the victim left free, at every load.</p>\n<ul id=\"verdicts\">");
-            r.verdicts().forEach(v -> h.append("<li>").append(esc(v.line())).append("</li>"));
+            for (BenchReport.Verdict v : r.verdicts()) {
+                h.append("<li>");
+                if (v.title() == null) {
+                    h.append(esc(v.line())); // a report from before issue 18
+                } else {
+                    h.append("<b>").append(esc(v.heading())).append("</b>: ").append(esc(v.outcome()));
+                    if (v.note() != null) {
+                        h.append("<br>").append(esc(v.note()));
+                    }
+                    if (v.expected() != null) {
+                        h.append("<br><i>expected here:</i> ").append(esc(v.expected()));
+                    }
+                    v.differs().forEach(d -> h.append("<br><span class=\"warn\">this run differs: ").append(esc(d))
+                            .append("</span>"));
+                }
+                h.append("</li>");
+            }
             h.append("</ul>\n");
         }
         h.append("<dl id=\"summary\">");
         dl(h, "scenario", s.name());
         dl(h, "what it reproduces", s.description());
-        dl(h, "expect", s.expect());
+        if (r.verdicts().isEmpty()) {
+            dl(h, "expect", s.expect()); // with verdicts, each topology's own expectation stands under its verdict
+        }
         dl(h, "victim", s.victim());
         dl(h, "background", s.background());
         dl(h, "policy applies to", s.policyTarget().toLowerCase(Locale.ROOT));

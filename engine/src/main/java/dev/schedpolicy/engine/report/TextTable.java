@@ -41,8 +41,10 @@ public final class TextTable {
     }
 
     /**
-     * The first lines: per topology, which policies protected the victim (see {@link BenchReport.Verdict}); empty
-     * when the scenario has no verdict (no victim, no background, or the policy is on the victim).
+     * The first lines: per topology, in the order of the user's questions, which policies protected the victim
+     * (see {@link BenchReport.Verdict}), what limits the answer there, and what the scenario expected there with
+     * any difference this run showed; empty when the scenario has no verdict (no victim, no background, or the
+     * policy is on the victim).
      */
     public static String verdicts(final BenchReport report) {
         if (report.verdicts().isEmpty()) {
@@ -50,7 +52,23 @@ public final class TextTable {
         }
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "Verdict (victim >= %.0f%%, background >= %.0f%% "
                 + "of the free CPU, at every load):%n", BenchReport.PROTECT_KEPT_PCT, BenchReport.PROTECT_BACKGROUND_PCT));
-        report.verdicts().forEach(v -> out.append("  ").append(v.line()).append('\n'));
+        int n = 0;
+        for (BenchReport.Verdict v : report.verdicts()) {
+            n++;
+            if (v.title() == null) {
+                out.append("  ").append(v.line()).append('\n'); // a report from before issue 18
+                continue;
+            }
+            out.append(String.format(Locale.ROOT, "%d. %s%n", n, v.heading()));
+            out.append("   ").append(v.outcome()).append('\n');
+            if (v.note() != null) {
+                out.append("   ").append(v.note()).append('\n');
+            }
+            if (v.expected() != null) {
+                out.append("   expected here: ").append(v.expected()).append('\n');
+            }
+            v.differs().forEach(d -> out.append("   this run differs: ").append(d).append('\n'));
+        }
         return out.append('\n').toString();
     }
 

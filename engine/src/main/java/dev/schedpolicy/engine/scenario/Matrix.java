@@ -21,7 +21,7 @@ import java.util.Set;
  * @param maxSlowdown a starved built-in victim stops after this many times its unloaded run time (per ncpu
  *                    workers) and reports the rate it reached, so its rate stays exact; the scenario key
  *                    {@code max-slowdown}, {@value #DEFAULT_MAX_SLOWDOWN} unless set
- * @param topologies  where the background sits relative to the victim; same-group unless set
+ * @param topologies  where the background sits relative to the victim; same-agent unless set
  */
 public record Matrix(List<String> policies, List<Double> loads, int repetitions, long durationMs, int maxSlowdown,
         List<Topology> topologies) {
@@ -71,7 +71,7 @@ public record Matrix(List<String> policies, List<Double> loads, int repetitions,
 
     public Matrix(final List<String> policies, final List<Double> loads, final int repetitions, final long durationMs,
             final int maxSlowdown) {
-        this(policies, loads, repetitions, durationMs, maxSlowdown, List.of(Topology.SAME_GROUP));
+        this(policies, loads, repetitions, durationMs, maxSlowdown, List.of(Topology.SAME_AGENT));
     }
 
     public Matrix(final List<String> policies, final List<Double> loads, final int repetitions, final long durationMs) {

@@ -25,6 +25,8 @@ public final class ScenarioParser {
     private static final Set<String> MATRIX_KEYS = Set.of("policies", "loads", "repetitions", "duration", "max-slowdown",
             "topologies");
     private static final Set<String> TEXT_KEYS = Set.of("title", "description", "expect", "command");
+    private static final String EXPECT_PREFIX = "expect.";
+    private static final String CLAIMS_PREFIX = "claims.";
     private static final List<String> SECTIONS = List.of("victim", "background", "matrix", "quick");
 
     private final Consumer<String> policyValidator;
@@ -57,7 +59,7 @@ public final class ScenarioParser {
             }
             int indent = raw.indexOf(trimmed.charAt(0));
             if (indent > 0 && last != null) {
-                if (!TEXT_KEYS.contains(last.key())) {
+                if (!isTextKey(last.key())) {
                     throw new ScenarioException(file, lineNo, indent + 1, "only " + String.join(", ", TEXT_KEYS)
                             + " may continue on an indented line; '" + last.key() + "' may not");
                 }
@@ -92,10 +94,11 @@ public final class ScenarioParser {
             String value = raw.substring(eq + 1).strip();
             int valueColumn = eq + 2 + (raw.length() - eq - 1 - raw.substring(eq + 1).stripLeading().length());
             Set<String> allowed = allowedKeys(section);
-            if (!allowed.contains(key)) {
+            if (!allowed.contains(key) && !(section.isEmpty() && isPerTopologyKey(key))) {
                 throw new ScenarioException(file, lineNo, indent + 1, "unknown key '" + key + "' in "
                         + (section.isEmpty() ? "the header" : "[" + section + "]") + "; allowed: "
-                        + String.join(", ", new TreeMap<>(asMap(allowed)).keySet()));
+                        + String.join(", ", new TreeMap<>(asMap(allowed)).keySet())
+                        + (section.isEmpty() ? ", expect.TOPOLOGY, claims.TOPOLOGY" : ""));
             }
             Map<String, Entry> entries = sections.get(section);
             if (entries.containsKey(key)) {
@@ -106,6 +109,68 @@ public final class ScenarioParser {
             entries.put(key, last);
         }
         return build(file, sections, sectionLines, lines.length);
+    }
+
+    /** Text values may continue on indented lines; claims too, as a list can grow long. */
+    private static boolean isTextKey(final String key) {
+        return TEXT_KEYS.contains(key) || isPerTopologyKey(key);
+    }
+
+    private static boolean isPerTopologyKey(final String key) {
+        return key.startsWith(EXPECT_PREFIX) || key.startsWith(CLAIMS_PREFIX);
+    }
+
+    /**
+     * The {@code expect.TOPOLOGY} and {@code claims.TOPOLOGY} keys: what to expect in each topology. Claims without
+     * words, or words for a topology the scenario does not know, are refused, so every claim is explained.
+     */
+    private Map<Topology, Expectation> expectations(final String file, final Map<String, Entry> top) {
+        Map<Topology, String> texts = new LinkedHashMap<>();
+        Map<Topology, List<Claim>> claims = new LinkedHashMap<>();
+        for (Entry e : top.values()) {
+            if (!isPerTopologyKey(e.key())) {
+                continue;
+            }
+            boolean words = e.key().startsWith(EXPECT_PREFIX);
+            String id = e.key().substring((words ? EXPECT_PREFIX : CLAIMS_PREFIX).length());
+            Topology t;
+            try {
+                t = Topology.parse(id);
+            } catch (IllegalArgumentException ex) {
+                throw new ScenarioException(file, e.line(), e.keyColumn(), "'" + e.key() + "': " + ex.getMessage());
+            }
+            if (words) {
+                if (e.value().isBlank()) {
+                    throw error(file, e, "'" + e.key() + "' is empty");
+                }
+                texts.put(t, e.value());
+            } else {
+                List<Claim> list = new ArrayList<>();
+                for (Token token : split(file, e)) {
+                    try {
+                        Claim c = Claim.parse(token.text());
+                        policyValidator.accept(c.policy());
+                        ClaimRules.violation(t, c).ifPresent(why -> {
+                            throw new IllegalArgumentException(why);
+                        });
+                        list.add(c);
+                    } catch (RuntimeException ex) {
+                        throw new ScenarioException(file, e.line(), token.column(), ex.getMessage());
+                    }
+                }
+                claims.put(t, list);
+            }
+        }
+        Map<Topology, Expectation> out = new LinkedHashMap<>();
+        for (Map.Entry<Topology, List<Claim>> c : claims.entrySet()) {
+            if (!texts.containsKey(c.getKey())) {
+                Entry e = top.get(CLAIMS_PREFIX + c.getKey().id());
+                throw new ScenarioException(file, e == null ? 1 : e.line(), 1, "claims for " + c.getKey().id()
+                        + " need words too: add 'expect." + c.getKey().id() + " = ...'");
+            }
+        }
+        texts.forEach((t, text) -> out.put(t, new Expectation(text, claims.getOrDefault(t, List.of()))));
+        return out;
     }
 
     private static Map<String, Boolean> asMap(final Set<String> keys) {
@@ -156,7 +221,8 @@ public final class ScenarioParser {
                 ? matrix(file, sections.get("quick"), sectionLines.get("quick"), full)
                 : Matrix.quickFrom(full);
         return new Scenario(name.value(), text(top, "title", name.value()), text(top, "description", ""),
-                text(top, "expect", ""), file, victim, background, target, axis, warmup, full, quick);
+                text(top, "expect", ""), file, victim, background, target, axis, warmup, full, quick,
+                expectations(file, top));
     }
 
     private static String text(final Map<String, Entry> entries, final String key, final String fallback) {
@@ -288,7 +354,7 @@ public final class ScenarioParser {
         }
         int maxSlowdown = intValue(file, entries.get("max-slowdown"),
                 base == null ? Matrix.DEFAULT_MAX_SLOWDOWN : base.maxSlowdown(), Matrix.MIN_SLOWDOWN, Matrix.MAX_SLOWDOWN);
-        List<Topology> topologies = base == null ? List.of(Topology.SAME_GROUP) : base.topologies();
+        List<Topology> topologies = base == null ? List.of(Topology.SAME_AGENT) : base.topologies();
         Entry t = entries.get("topologies");
         if (t != null) {
             topologies = new ArrayList<>();

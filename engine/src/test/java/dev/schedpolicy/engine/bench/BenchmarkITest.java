@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Runs tiny matrices for real: separate workload JVMs, /proc accounting, report files. Seconds, not minutes. */
 @EnabledOnOs(OS.LINUX)
 class BenchmarkITest {
-    private static final List<Topology> SAME_GROUP = List.of(Topology.SAME_GROUP);
+    private static final List<Topology> SAME_AGENT = List.of(Topology.SAME_AGENT);
 
     private static Scenario scenario(final String name) {
         return new ScenarioCatalog(label -> { }).load(name);
@@ -28,7 +28,7 @@ class BenchmarkITest {
     @Test
     void shouldMeasureATinyCpuMatrixAndWriteBothReports(@TempDir final Path out) throws Exception {
         List<String> lines = new ArrayList<>();
-        BenchResult result = Benchmark.run(BenchOptions.builder(scenario("seed-cpu-looper")).topologies(SAME_GROUP).policies(List.of("default"))
+        BenchResult result = Benchmark.run(BenchOptions.builder(scenario("seed-cpu-looper")).topologies(SAME_AGENT).policies(List.of("default"))
                 .loads(List.of(0.0, 1.0)).repetitions(2).durationMs(300).seed(1).outDir(out).build(),
                 new BenchListener() {
                     @Override
@@ -78,7 +78,7 @@ class BenchmarkITest {
     @Test
     void shouldKillEverythingAndKeepPartialResultsWhenCancelled() throws Exception {
         BenchOptions.Cancellation cancel = new BenchOptions.Cancellation();
-        BenchResult result = Benchmark.run(BenchOptions.builder(scenario("seed-cpu-looper")).topologies(SAME_GROUP).policies(List.of("default"))
+        BenchResult result = Benchmark.run(BenchOptions.builder(scenario("seed-cpu-looper")).topologies(SAME_AGENT).policies(List.of("default"))
                 .loads(List.of(1.0)).repetitions(5).durationMs(400).cancellation(cancel).build(), new BenchListener() {
                     @Override
                     public void progress(final Progress p) {
@@ -110,7 +110,7 @@ class BenchmarkITest {
             public void validate(final String label) {
             }
         };
-        BenchReport r = Benchmark.run(BenchOptions.builder(scenario("seed-cpu-looper")).topologies(SAME_GROUP).policies(List.of("default", "quota50"))
+        BenchReport r = Benchmark.run(BenchOptions.builder(scenario("seed-cpu-looper")).topologies(SAME_AGENT).policies(List.of("default", "quota50"))
                 .loads(List.of(1.0)).repetitions(2).durationMs(200).starter(picky).build(), BenchListener.NONE).report();
         assertThat(r.partial()).as(r.partialReason()).isFalse();
         assertThat(r.cell("default", 1)).isPresent();

@@ -43,7 +43,7 @@ class PlacementITest {
         Process background;
         String victimGroup;
         String backgroundGroup;
-        try (Placement p = new Placement(Topology.OTHER_CGROUP, () -> cgroups, Optional.empty())) {
+        try (Placement p = new Placement(Topology.OUTSIDE_AGENT, () -> cgroups, Optional.empty())) {
             Placement.Launch v = p.victim(new ProcessBuilder(SLEEP.command()), BenchPolicy.DEFAULT);
             Placement.Launch b = p.backgroundCopy(new ProcessBuilder(SLEEP.command()), BenchPolicy.of("nice19", 2));
             victim = v.builder().start();
@@ -70,7 +70,7 @@ class PlacementITest {
     @Test
     void shouldLeaveAPolicyGroupToTheLauncherUnderTheCopysGroupOrTheConfiguredParent() {
         CgroupSystem cgroups = writableCpuCgroups();
-        try (Placement p = new Placement(Topology.OTHER_CGROUP, () -> cgroups, Optional.empty())) {
+        try (Placement p = new Placement(Topology.OUTSIDE_AGENT, () -> cgroups, Optional.empty())) {
             Placement.Launch b = p.backgroundCopy(new ProcessBuilder(SLEEP.command()), BenchPolicy.of("cpu-idle", 2));
             assertThat(b.movesInto()).isEmpty();
             assertThat(b.builder().command()).containsExactly("sleep", "30");
@@ -78,7 +78,7 @@ class PlacementITest {
                     .isEqualTo(cgroups.ownCpuCgroupDir()));
         }
         Path idleParent = Path.of("/sys/fs/cgroup/cpu/some.idle.parent");
-        try (Placement p = new Placement(Topology.OTHER_CGROUP, () -> cgroups, Optional.of(idleParent))) {
+        try (Placement p = new Placement(Topology.OUTSIDE_AGENT, () -> cgroups, Optional.of(idleParent))) {
             assertThat(p.backgroundCopy(new ProcessBuilder(SLEEP.command()), BenchPolicy.of("cpu-idle", 2)).cgroupParent())
                     .contains(idleParent);
         }

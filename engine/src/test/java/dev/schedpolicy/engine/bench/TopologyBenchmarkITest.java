@@ -28,26 +28,27 @@ class TopologyBenchmarkITest {
     void shouldMeasureEveryTopologyAndGiveAVerdictForEach() throws Exception {
         CgroupSystem cgroups = CgroupSystem.detect();
         assumeThat(cgroups.cpuHierarchy().isPresent() && cgroups.checkParent(cgroups.ownCpuCgroupDir()).usable())
-                .as("a writable cpu cgroup for other-cgroup (CI runs as root)").isTrue();
+                .as("a writable cpu cgroup for outside-agent (CI runs as root)").isTrue();
         assumeThat(Files.isExecutable(Placement.SETSID)).as("util-linux setsid for other-session").isTrue();
         List<String> groupsBefore = groups(cgroups);
         BenchReport r = Benchmark.run(BenchOptions.builder(scenario("seed-cpu-looper")).policies(List.of("default", "nice19"))
                 .loads(List.of(1.0)).repetitions(1).durationMs(200).seed(3)
-                .topologies(List.of(Topology.SAME_GROUP, Topology.OTHER_SESSION, Topology.OTHER_CGROUP)).build(),
+                .topologies(List.of(Topology.SAME_AGENT, Topology.OTHER_SESSION, Topology.OUTSIDE_AGENT)).build(),
                 BenchListener.NONE).report();
         assertThat(r.partial()).as(r.partialReason()).isFalse();
         assertThat(r.schemaVersion()).isEqualTo(2);
-        assertThat(r.topologies()).containsExactly("same-group", "other-session", "other-cgroup");
+        // in the order of the questions: the agent's own executors, then its neighbours
+        assertThat(r.topologies()).containsExactly("same-agent", "outside-agent", "other-session");
         assertThat(r.cells()).extracting(BenchReport.Cell::topology)
-                .containsExactlyInAnyOrder("same-group", "same-group", "other-session", "other-session", "other-cgroup",
-                        "other-cgroup");
+                .containsExactlyInAnyOrder("same-agent", "same-agent", "other-session", "other-session", "outside-agent",
+                        "outside-agent");
         int ncpu = Runtime.getRuntime().availableProcessors();
         BenchReport.Cell session = r.cell("other-session", "nice19", 1).orElseThrow();
         assertThat(session.applied()).contains(ncpu + " processes", "nice 19", "in own session");
-        BenchReport.Cell cgroup = r.cell("other-cgroup", "default", 1).orElseThrow();
+        BenchReport.Cell cgroup = r.cell("outside-agent", "default", 1).orElseThrow();
         assertThat(cgroup.applied()).contains("in own cgroup /");
         assertThat(r.verdicts()).extracting(BenchReport.Verdict::topology)
-                .containsExactly("same-group", "other-session", "other-cgroup");
+                .containsExactly("same-agent", "outside-agent", "other-session");
         // against ncpu default-priority hogs nobody keeps 99%: default fails everywhere
         assertThat(r.verdicts()).allSatisfy(v -> assertThat(v.fail()).extracting(BenchReport.Shortfall::policy)
                 .contains("default"));
@@ -68,9 +69,9 @@ class TopologyBenchmarkITest {
     void shouldCompileWithJavacAsBackgroundAgainstATestJobVictim() throws Exception {
         BenchReport r = Benchmark.run(BenchOptions.builder(scenario("javac-vs-test-job")).policies(List.of("default"))
                 .loads(List.of(0.5)).repetitions(1).durationMs(400).starter(new PlainStarter())
-                .topologies(List.of(Topology.SAME_GROUP)).build(), BenchListener.NONE).report();
+                .topologies(List.of(Topology.SAME_AGENT)).build(), BenchListener.NONE).report();
         assertThat(r.partial()).as(r.partialReason()).isFalse();
-        BenchReport.Cell c = r.cell("same-group", "default", 0.5).orElseThrow();
+        BenchReport.Cell c = r.cell("same-agent", "default", 0.5).orElseThrow();
         assertThat(c.backgroundRate().mean()).as("classes compiled per second").isPositive();
         assertThat(c.keptPct().mean()).isPositive();
         assertThat(r.scenario().victim()).contains("test-job", "forks=20");
@@ -80,7 +81,7 @@ class TopologyBenchmarkITest {
     @Test
     void shouldTakeLatencyPercentilesFromAllWakeupsOfACell(@org.junit.jupiter.api.io.TempDir final Path dir) {
         BenchReport r = latencyRun("periodic", dir);
-        BenchReport.Latency l = r.cell("same-group", "default", 1).orElseThrow().latencyUs();
+        BenchReport.Latency l = r.cell("same-agent", "default", 1).orElseThrow().latencyUs();
         assertThat(l.wakeups()).isEqualTo(400); // 2 repetitions x 200 wakeups, merged into one histogram
         assertThat(l.p50()).isLessThanOrEqualTo(l.p99());
         assertThat(l.p99()).isLessThanOrEqualTo(l.p999());
@@ -91,7 +92,7 @@ class TopologyBenchmarkITest {
     void shouldCrossCheckWithCyclictestAsTheVictim(@org.junit.jupiter.api.io.TempDir final Path dir) {
         assumeThat(Path.of("/usr/bin/cyclictest")).as("rt-tests' cyclictest, installed by .ci/run").isExecutable();
         BenchReport r = latencyRun("cyclictest", dir);
-        BenchReport.Latency l = r.cell("same-group", "default", 1).orElseThrow().latencyUs();
+        BenchReport.Latency l = r.cell("same-agent", "default", 1).orElseThrow().latencyUs();
         assertThat(l.wakeups()).isBetween(400L, 401L); // one more when cyclictest's maximum overflowed the buckets
         assertThat(l.p50()).isPositive().isLessThanOrEqualTo(l.max());
     }

@@ -238,4 +238,19 @@ class CpuCgroupV1ITest {
             return children.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(OURS)).toList();
         }
     }
+
+    /** A killed task in an idle-weighted group runs only on a free CPU, so killAll waits longer there. */
+    @Test
+    void shouldKnowAGroupUnderAnIdleGroupIsIdleWeighted() {
+        try (CpuCgroup idle = system.createChild(parent, new CpuLimits(java.util.OptionalInt.empty(),
+                java.util.OptionalInt.empty(), true));
+                CpuCgroup plain = system.createChild(parent);
+                CpuCgroup underIdle = system.createChild(idle.path());
+                CpuCgroup underPlain = system.createChild(plain.path())) {
+            assertThat(idle.idleWeighted()).isTrue();
+            assertThat(underIdle.idleWeighted()).as("cpu.idle 0 itself, but its parent is idle").isTrue();
+            assertThat(plain.idleWeighted()).isFalse();
+            assertThat(underPlain.idleWeighted()).isFalse();
+        } // closed in reverse order: the children before their parents
+    }
 }

@@ -41,7 +41,7 @@ class AgentSummaryTest {
     }
 
     private static AgentSummary summary(final ProbeReport probe, final IdleParent.Status parent, final String user) {
-        return AgentSummary.of(new AgentAdvice(probe, parent, Recommendation.of(probe, parent)), user);
+        return AgentSummary.of(new AgentAdvice(probe, parent, Recommendation.of(probe, parent), null /* the fleet summary does not read the two questions */), user);
     }
 
     @Test

@@ -23,7 +23,7 @@ class FleetViewTest {
         caps.add(new Capability("cpu-idle", cgroups, cgroups ? "ok" : "permission denied"));
         ProbeReport probe = new ProbeReport(1, "6.18.0", 2, euid, caps, "hybrid", "v1 at /sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu/a",
                 cgroups, Map.of(), true, new TaskGroupScope("cgroup /a", 1, 50, List.of(), List.of()));
-        return AgentSummary.of(new AgentAdvice(probe, parent, Recommendation.of(probe, parent)), user);
+        return AgentSummary.of(new AgentAdvice(probe, parent, Recommendation.of(probe, parent), null /* the fleet summary does not read the two questions */), user);
     }
 
     private static final AgentSummary FINE = summary(true,

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Finds the cgroups an engine process made (schedpolicy-PID-N) in every mounted hierarchy (v1 cpu and cpuacct,
@@ -27,9 +26,34 @@ final class CgroupLeftovers {
             throw new IllegalStateException("no cgroup hierarchy is mounted: nothing to search for leftover groups");
         }
         for (Path root : roots) {
-            try (Stream<Path> walk = Files.walk(root, 6)) {
-                walk.filter(Files::isDirectory).filter(d -> d.getFileName().toString().startsWith(prefix)).forEach(found::add);
-            }
+            // other engines on a shared machine (other test runs, a live Jenkins) create and remove their own groups
+            // while we walk: a directory that vanishes under us is not ours to report, so it is passed over
+            Files.walkFileTree(root, java.util.Set.of(), 6, new java.nio.file.SimpleFileVisitor<>() {
+                @Override
+                public java.nio.file.FileVisitResult preVisitDirectory(final Path d,
+                        final java.nio.file.attribute.BasicFileAttributes attrs) {
+                    if (d.getFileName() != null && d.getFileName().toString().startsWith(prefix)) {
+                        found.add(d);
+                    }
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult visitFile(final Path f,
+                        final java.nio.file.attribute.BasicFileAttributes attrs) {
+                    // at the depth limit directories arrive here, as Files.walk(root, 6) listed them too
+                    return attrs.isDirectory() ? preVisitDirectory(f, attrs) : java.nio.file.FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult visitFileFailed(final Path file, final IOException e)
+                        throws IOException {
+                    if (e instanceof java.nio.file.NoSuchFileException) {
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+                    throw e;
+                }
+            });
         }
         return found;
     }

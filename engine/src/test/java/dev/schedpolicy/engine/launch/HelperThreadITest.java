@@ -9,7 +9,13 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.cgroup.CpuCgroup;
+import dev.schedpolicy.engine.cgroup.CpuLimits;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -60,6 +66,55 @@ class HelperThreadITest {
             for (PolicedProcess p : running) {
                 p.process().waitFor();
                 p.close();
+            }
+        }
+    }
+
+    /**
+     * Under a cgroup parent (here a stand-in for the machine-wide idle parent) a helper born in the launch group
+     * goes back to the JVM's own cpu cgroup: left in the parent it would run idle for the JVM's life and keep the
+     * parent from being removed (seen with bench under the idle parent, issue 18).
+     */
+    @Test
+    void shouldSendHelperThreadsHomeNotIntoTheCgroupParent() throws Exception {
+        CgroupSystem system = CgroupSystem.detect();
+        org.junit.jupiter.api.Assumptions.assumeTrue(system.cpuHierarchy().isPresent()
+                && system.cpuHierarchy().get().version() == dev.schedpolicy.engine.cgroup.CgroupVersion.V1
+                && Files.isWritable(system.cpuHierarchy().get().dirOf("/")),
+                "a writable v1 cpu hierarchy, where single threads move (CI runs as root on one)");
+        long self = ProcessHandle.current().pid();
+        String home = system.ownCpuCgroup();
+        try (CpuCgroup parent = system.createChild(system.cpuHierarchy().get().dirOf("/"),
+                new CpuLimits(OptionalInt.empty(), OptionalInt.empty(), true))) {
+            PolicyThreadLauncher launcher = new PolicyThreadLauncher(LaunchConfig.defaults().withStateDir(state)
+                    .withGroups(new CgroupGroupProvider(system, Optional.of(parent.path()))));
+            List<PolicedProcess> running = new ArrayList<>();
+            // children started plainly first keep every idle reaper thread busy (an earlier test may have left
+            // some), so each policed launch below has to start a fresh one from inside its group
+            List<Process> plain = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                plain.add(new ProcessBuilder("sleep", "1").start());
+            }
+            try {
+                for (int i = 0; i < 4; i++) {
+                    running.add(launcher.start(new ProcessBuilder("sleep", "0.5"), Policy.parse("cpu-idle")));
+                }
+                List<String> away = new ArrayList<>();
+                for (long tid : ProcFs.system().threads(self)) {
+                    String group = ReadBack.cpuCgroup(ProcFs.system().cgroupLines(self, OptionalLong.of(tid)));
+                    if (group != null && !group.equals(home)) {
+                        away.add(tid + " in " + group);
+                    }
+                }
+                assertThat(away).as("JVM threads outside the JVM's own cpu cgroup " + home).isEmpty();
+            } finally {
+                for (PolicedProcess p : running) {
+                    p.process().waitFor();
+                    p.close();
+                }
+                for (Process p : plain) {
+                    p.waitFor();
+                }
             }
         }
     }

@@ -32,11 +32,22 @@ class RecommendationTest {
     }
 
     @Test
+    void shouldNotSendBuildsToAParentWhoseCpuIdleIsNotOne() {
+        IdleParent.Status notIdle = new IdleParent.Status("/sys/fs/cgroup/cpu/schedpolicy.idle", true, false, true,
+                "cpu.idle is not 1: run 'schedpolicy setup' again");
+        Recommendation r = Recommendation.of(report("cgroup /system.slice/jenkins.service", 5, 90, CPU_IDLE, IDLE), notIdle);
+        assertThat(r.cgroupParent()).isNull();
+        assertThat(r.next()).contains("schedpolicy setup --user");
+    }
+
+    @Test
     void shouldUseCpuIdleWhenVictimsAreInOtherSessionsAndTheAgentIsInTheRootCgroup() {
         Recommendation r = Recommendation.of(report("autogroup /autogroup-7 in cgroup /", 2, 80, CPU_IDLE, IDLE), NO_PARENT);
         assertThat(r.policy()).isEqualTo("cpu-idle");
         assertThat(r.cgroupParent()).isNull();
         assertThat(r.reason()).contains("80 processes run in other task groups", "root cpu cgroup");
+        // that holds only while the agent stays there: the idle parent holds wherever it runs
+        assertThat(r.next()).contains("schedpolicy setup --user", "when the agent runs as a service or in a container");
     }
 
     @Test
@@ -57,14 +68,5 @@ class RecommendationTest {
         assertThat(elsewhere.reason()).contains("30 processes in other task groups are not protected",
                 "no writable parent for cpu cgroups");
         assertThat(elsewhere.line()).startsWith("batch+nice19: ");
-    }
-
-    @Test
-    void shouldNotSendBuildsUnderAnIdleParentWhoseCpuIdleIsNotSet() {
-        IdleParent.Status notIdle = new IdleParent.Status("/sys/fs/cgroup/cpu/schedpolicy.idle", true, false, true,
-                "cpu.idle is not 1: run 'schedpolicy setup' again");
-        Recommendation r = Recommendation.of(report("cgroup /system.slice/jenkins.service", 5, 90, CPU_IDLE, IDLE), notIdle);
-        assertThat(r.cgroupParent()).isNull();
-        assertThat(r.next()).contains("schedpolicy setup --user");
     }
 }
