@@ -15,11 +15,14 @@ fleet_json() { jcurl "$J/$FLEET/api/json${1:-}"; }
 jget() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {"d": d, "row": lambda n: next(a for a in d["agents"] if a["name"] == n)}))' "$1"; }
 
 # the global default, so the built-in node's default in force comes from there (the agents have their own)
-groovy 'dev.schedpolicy.jenkins.SchedPolicyConfiguration.get().setDefaultPolicy("batch+nice5"); print "ok"' >/dev/null
+# (and no property of its own: 30-floor leaves one on the built-in node)
+groovy 'dev.schedpolicy.jenkins.SchedPolicyConfiguration.get().setDefaultPolicy("batch+nice5")
+jenkins.model.Jenkins.get().getNodeProperties().removeAll(dev.schedpolicy.jenkins.SchedPolicyNodeProperty)
+print "ok"' >/dev/null
 
 parent_was_there=
 [ -d "$IDLE_PARENT" ] && parent_was_there=1
-if [ -n "$parent_was_there" ]; then note "the idle parent $IDLE_PARENT exists already (another run): the 'before setup' checks are skipped"; fi
+if [ -n "$parent_was_there" ]; then note "the idle parent $IDLE_PARENT exists already (made by an earlier check such as 80-cgroup, or another run): the 'before setup' checks are skipped"; fi
 
 # fleet_agent NAME LABELS DIR [COMMAND PREFIX...]: creates a permanent inbound agent and starts its JVM (WebSocket)
 fleet_agent() {
@@ -118,11 +121,12 @@ check "fleet: refresh?node=fleet-cg probes that node only (the others stay idle)
   test "$(http_status POST "$FLEET/refresh?node=fleet-cg") $(fleet_json | jget "[row(n)['probing'] for n in ('built-in', 'fleet-nobody')]") $(http_status POST "$FLEET/refresh?node=no-such-node")" \
     = "302 [False, False] 404"
 wait_probed fleet-cg
-check "fleet JSON: three rows, fleet-nobody first (stands out), then built-in, then fleet-cg" \
-  test "$(jget "[a['name'] for a in d['agents']]" <<<"$after")" = "['fleet-nobody', 'built-in', 'fleet-cg']"
+# (other check files may have added nodes: the order is checked among this file's three)
+check "fleet JSON: fleet-nobody first (stands out), then built-in, then fleet-cg" \
+  test "$(jget "[a['name'] for a in d['agents'] if a['name'] in ('fleet-nobody', 'built-in', 'fleet-cg')]" <<<"$after")" = "['fleet-nobody', 'built-in', 'fleet-cg']"
 kernel=$(cat /proc/sys/kernel/osrelease)
 check "fleet JSON: every row reports this kernel ($kernel) and the hybrid layout, as the kernel does" \
-  test "$(jget "sorted(set((a['agent']['kernel'], a['agent']['layout']) for a in d['agents']))" <<<"$after")" = "[('$kernel', 'hybrid')]"
+  test "$(jget "sorted(set((a['agent']['kernel'], a['agent']['layout']) for a in d['agents'] if a['agent']))" <<<"$after")" = "[('$kernel', 'hybrid')]"
 check "fleet JSON: built-in runs as root in the root cpu cgroup, reach MACHINE, cpu-idle under the idle parent, default batch+nice5 from the global configuration" \
   test "$(jget "[row('built-in')['agent'][k] for k in ('user','reach')] + [row('built-in')['recommendation']['policy'], row('built-in')['recommendation']['cgroupParent'], row('built-in')['agentDefault'], row('built-in')['agentDefaultSource'], row('built-in')['agent']['taskGroup'].startswith('autogroup')]" <<<"$after")" \
     = "['root', 'MACHINE', 'cpu-idle', '$IDLE_PARENT', 'batch+nice5', 'global configuration', True]"
@@ -136,12 +140,13 @@ check "fleet JSON: fleet-nobody stands out, reach TASK_GROUP, recommendation idl
   test "$(jget "[row('fleet-nobody')['standsOut'], row('fleet-nobody')['agent']['reach'], row('fleet-nobody')['recommendation']['policy'], row('fleet-nobody')['fix']['command'], row('fleet-nobody')['agentDefault']]" <<<"$after")" \
     = "[True, 'TASK_GROUP', 'idle', 'sudo schedpolicy setup --user nobody', 'idle']"
 check "fleet JSON: the idle parent's state matches the cgroup filesystem (exists, cpu.idle $(cat $IDLE_PARENT/cpu.idle))" \
-  test "$(jget "set((a['idleParent']['path'], a['idleParent']['exists'], a['idleParent']['idle']) for a in d['agents'])" <<<"$after")" = "{('$IDLE_PARENT', True, True)}"
+  test "$(jget "set((a['idleParent']['path'], a['idleParent']['exists'], a['idleParent']['idle']) for a in d['agents'] if a['agent'])" <<<"$after")" = "{('$IDLE_PARENT', True, True)}"
 
 # --- label filter, text form -------------------------------------------------------------------------------------
-check "fleet: ?label=fleet keeps the two agents, ?label=cg one, a bad expression says so and keeps all" \
+all_rows=$(jget "len(d['agents'])" <<<"$after")
+check "fleet: ?label=fleet keeps the two agents, ?label=cg one, a bad expression says so and keeps all $all_rows" \
   test "$(fleet_json '?label=fleet' | jget "len(d['agents'])") $(fleet_json '?label=cg' | jget "[a['name'] for a in d['agents']]") $(fleet_json '?label=fleet%26%26' | jget "(len(d['agents']), d['labelError'] is not None)")" \
-    = "2 ['fleet-cg'] (3, True)"
+    = "2 ['fleet-cg'] ($all_rows, True)"
 jcurl "$J/$FLEET/fleet.txt" >"$OUT/fleet.txt"
 check "fleet.txt: one STANDS-OUT line for fleet-nobody with its fix, ok lines for the others" \
   bash -c "grep -qE '^STANDS-OUT fleet-nobody +online' '$OUT/fleet.txt' && grep -q 'fix: sudo schedpolicy setup --user nobody' '$OUT/fleet.txt' && test \$(grep -cE '^ok +(built-in|fleet-cg) +online' '$OUT/fleet.txt') = 2"
@@ -172,7 +177,7 @@ note "verdicts: built-in: $(jget "'; '.join(v['line'] for v in row('built-in')['
 
 # --- the page ------------------------------------------------------------------------------------------------------
 page=$(browser open "$J/$FLEET/" shot "$OUT/screenshots/fleet.png" eval '[
-  document.querySelectorAll("#schedpolicy-fleet tbody tr[data-node]:not(.schedpolicy-fix)").length,
+  [...document.querySelectorAll("#schedpolicy-fleet tbody tr[data-node]:not(.schedpolicy-fix)")].filter(r => ["built-in", "fleet-nobody", "fleet-cg"].includes(r.dataset.node)).length,
   [...document.querySelectorAll("#schedpolicy-fleet tr.schedpolicy-stands-out")].map(r => r.dataset.node).join(","),
   document.querySelector("#schedpolicy-fleet tr.schedpolicy-fix .schedpolicy-fix-command").innerText,
   document.querySelectorAll("#schedpolicy-fleet .schedpolicy-verdicts a").length,
