@@ -22,7 +22,10 @@ public record TopologyVerdict(String topology, List<String> protect, List<String
         fail = List.copyOf(fail);
     }
 
-    /** The report's verdicts; empty for a report without any (schema 1, or an aborted run before the first cell). */
+    /**
+     * The report's verdicts for the topologies where at least one policy was measured; empty for a report without any
+     * (schema 1, or a run aborted before its first cell).
+     */
     public static List<TopologyVerdict> fromReport(final String reportJson) {
         JsonNode root;
         try {
@@ -36,6 +39,9 @@ public record TopologyVerdict(String topology, List<String> protect, List<String
             v.path("protect").forEach(p -> protect.add(p.asText()));
             List<String> fail = new ArrayList<>();
             v.path("fail").forEach(f -> fail.add(f.path("policy").asText() + " (" + f.path("reason").asText() + ")"));
+            if (protect.isEmpty() && fail.isEmpty()) {
+                continue; // nothing measured there (an aborted run): "no policy protects" would be a claim it never tested
+            }
             out.add(new TopologyVerdict(v.path("topology").asText("?"), protect, fail));
         }
         return out;

@@ -83,6 +83,13 @@ class FleetViewTest {
     }
 
     @Test
+    void shouldSkipATopologyWhereAnAbortedRunMeasuredNoPolicy() {
+        String aborted = "{\"schemaVersion\":2,\"partial\":true,\"verdicts\":[{\"topology\":\"other-session\",\"protect\":[],"
+                + "\"fail\":[]},{\"topology\":\"same-agent\",\"protect\":[\"idle\"],\"fail\":[]}]}";
+        assertThat(TopologyVerdict.fromReport(aborted)).extracting(TopologyVerdict::topology).containsExactly("same-agent");
+    }
+
+    @Test
     void shouldReadNoVerdictsFromASchemaOneReport() {
         assertThat(TopologyVerdict.fromReport("{\"schemaVersion\":1,\"cells\":[]}")).isEmpty();
         assertThat(new TopologyVerdict("machine", List.of(), List.of("default (victim 40.0% at load 1)")).line())
