@@ -3,10 +3,12 @@ package dev.schedpolicy.jenkins;
 import dev.schedpolicy.engine.agent.AgentBenchmark;
 import dev.schedpolicy.engine.agent.AgentLimits;
 import dev.schedpolicy.engine.agent.BlockStart;
+import dev.schedpolicy.engine.agent.CgroupParents;
 import dev.schedpolicy.engine.agent.LaunchRecord;
 import dev.schedpolicy.engine.agent.PreparedLaunch;
 import dev.schedpolicy.engine.agent.SchedPolicyAgent;
 import dev.schedpolicy.engine.agent.UsageRecord;
+import dev.schedpolicy.engine.fleet.AgentSummary;
 import java.io.Serial;
 import hudson.model.TaskListener;
 import java.time.Duration;
@@ -168,6 +170,25 @@ final class AgentCalls {
         @Override
         public Boolean call() {
             return AgentBenchmark.cancel(runKey, why);
+        }
+    }
+
+    /**
+     * On the agent: the engine probes the machine for launch groups under the node's cgroup parent and sums it up for
+     * the fleet view. The answer is the summary's JSON: plain text crosses remoting's class filter as it is.
+     */
+    static final class ProbeSummary extends MasterToSlaveCallable<String, RuntimeException> {
+        @Serial
+        private static final long serialVersionUID = 1L;
+        private final String cgroupParent;
+
+        ProbeSummary(final String cgroupParent) {
+            this.cgroupParent = cgroupParent;
+        }
+
+        @Override
+        public String call() {
+            return AgentSummary.probe(CgroupParents.parse(cgroupParent)).toJson();
         }
     }
 }

@@ -10,15 +10,30 @@ import org.kohsuke.stapler.StaplerProxy;
 
 /**
  * The benchmark's result in the build: plugin-util-api's {@link BuildAction} persists it in its own
- * file in the build directory (schedpolicy-benchmark.xml) and reloads it on demand; summary.jelly
+ * file in the build directory (schedpolicy-benchmark.xml, schedpolicy-benchmark-NODE.xml for an agent) and reloads it
+ * on demand; summary.jelly
  * shows it on the build page; the detail page is {@link BenchmarkViewModel} (via {@link StaplerProxy}).
  */
 public class BenchmarkBuildAction extends BuildAction<BenchmarkResult> implements StaplerProxy {
     private static final long serialVersionUID = 1L;
     static final String URL = "schedpolicy-benchmark";
 
+    /**
+     * The node the benchmark ran on, "" for the built-in node; null in builds made before it was recorded. One build can
+     * benchmark several agents (a {@code parallel} over a label), so each action has its own file and URL.
+     */
+    private final String nodeName;
+
     BenchmarkBuildAction(final Run<?, ?> owner, final BenchmarkResult result) {
-        super(owner, result);
+        // written here, not by the super constructor: the file's name depends on the node, set after super()
+        super(owner, result, false);
+        this.nodeName = result.getNodeName();
+        createXmlStream().write(owner.getRootDir().toPath().resolve(getBuildResultBaseName()), result);
+    }
+
+    /** "schedpolicy-benchmark" for the built-in node (and older builds), "schedpolicy-benchmark-NODE" for an agent. */
+    private String name() {
+        return nodeName == null || nodeName.isEmpty() ? URL : URL + "-" + nodeName.replaceAll("[^A-Za-z0-9._-]", "_");
     }
 
     @Override
@@ -33,7 +48,7 @@ public class BenchmarkBuildAction extends BuildAction<BenchmarkResult> implement
 
     @Override
     protected String getBuildResultBaseName() {
-        return "schedpolicy-benchmark.xml";
+        return name() + ".xml";
     }
 
     /** The summary for summary.jelly and the trend; null when the stored JSON cannot be read. */
@@ -58,12 +73,12 @@ public class BenchmarkBuildAction extends BuildAction<BenchmarkResult> implement
 
     @Override
     public String getDisplayName() {
-        return "Sched Policy benchmark";
+        return "Sched Policy benchmark" + (nodeName == null || nodeName.isEmpty() ? "" : " on " + nodeName);
     }
 
     @Override
     public String getUrlName() {
-        return URL;
+        return name();
     }
 
     static final class BenchmarkXmlStream extends AbstractXmlStream<BenchmarkResult> {

@@ -11,10 +11,22 @@ public final class BenchmarkResult implements Serializable {
 
     private final String json;
     private final String gateMessage;
+    /** The node it ran on ("" for the built-in node); null in results stored before the fleet view read it. */
+    private final String nodeName;
 
     BenchmarkResult(final String json, final String gateMessage) {
+        this(json, gateMessage, null);
+    }
+
+    BenchmarkResult(final String json, final String gateMessage, final String nodeName) {
         this.json = json;
         this.gateMessage = gateMessage;
+        this.nodeName = nodeName;
+    }
+
+    /** The node the benchmark ran on: "" for the built-in node, null when not recorded (older builds). */
+    public String getNodeName() {
+        return nodeName;
     }
 
     public String getJson() {

@@ -21,6 +21,14 @@ final class NodeDefaults {
         return PolicyFields.blankToNull(SchedPolicyConfiguration.get().getDefaultPolicy());
     }
 
+    /** Where {@link #policyFor} takes the default from, in words for the fleet view. */
+    static String policySourceOf(@CheckForNull final Node node) {
+        if (node != null && node.getNodeProperties().get(SchedPolicyNodeProperty.class) != null) {
+            return "node property";
+        }
+        return PolicyFields.blankToNull(SchedPolicyConfiguration.get().getDefaultPolicy()) == null ? "none" : "global configuration";
+    }
+
     static AgentLimits limits() {
         return SchedPolicyConfiguration.get().toLimits();
     }

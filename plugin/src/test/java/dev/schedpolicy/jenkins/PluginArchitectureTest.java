@@ -1,6 +1,7 @@
 package dev.schedpolicy.jenkins;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -8,9 +9,11 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.schedpolicy.engine.probe.Capability;
+import dev.schedpolicy.engine.probe.Recommendation;
 import org.junit.jupiter.api.Test;
 
-/** No decisions in the plugin: it reaches the engine only through the agent facade and the policy model's types. */
+/** No decisions in the plugin: it reaches the engine only through the agent facade, the fleet model and the policy model's types. */
 class PluginArchitectureTest {
     private static final JavaClasses PLUGIN = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.schedpolicy.jenkins");
@@ -19,9 +22,12 @@ class PluginArchitectureTest {
     void shouldCallTheEngineOnlyThroughItsAgentFacadeAndModelTypes() {
         noClasses().that().resideInAPackage("dev.schedpolicy.jenkins..")
                 .should().dependOnClassesThat(resideInAPackage("dev.schedpolicy.engine..")
-                        .and(not(resideInAnyPackage("dev.schedpolicy.engine.agent..", "dev.schedpolicy.engine.policy.."))))
+                        .and(not(resideInAnyPackage("dev.schedpolicy.engine.agent..", "dev.schedpolicy.engine.policy..",
+                                "dev.schedpolicy.engine.fleet..")))
+                        // the fleet view's summary carries the probe's table and recommendation as these records
+                        .and(not(belongToAnyOf(Capability.class, Recommendation.class))))
                 .because("every rule belongs in the engine, tested in the default build; the plugin copies fields and calls"
-                        + " dev.schedpolicy.engine.agent")
+                        + " dev.schedpolicy.engine.agent (and reads dev.schedpolicy.engine.fleet's model for the fleet view)")
                 .check(PLUGIN);
     }
 

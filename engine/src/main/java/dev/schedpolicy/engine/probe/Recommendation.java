@@ -60,8 +60,11 @@ public record Recommendation(String policy, String cgroupParent, String reason, 
                 othersElsewhere ? setup : null);
     }
 
-    /** Whether the agent's own cpu cgroup is the root, where its cpu.idle groups sit beside every other group. */
-    static boolean atTop(final TaskGroupScope scope) {
+    /**
+     * Whether the agent's own cpu cgroup is the root, where its cpu.idle groups sit beside every other group (public for
+     * the fleet view's rules, which must agree with the recommendation).
+     */
+    public static boolean atTop(final TaskGroupScope scope) {
         return scope.taskGroup().startsWith("autogroup") || scope.taskGroup().equals("cgroup /");
     }
 
