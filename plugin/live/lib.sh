@@ -1,7 +1,7 @@
 # Helpers of the live suite (sourced by suite.sh): HTTP as a user's client speaks it (session cookie, crumb),
 # jobs from config XML, builds waited for, pass/fail lines. Needs J (Jenkins URL), OUT (output folder).
 
-PASSED=0 FAILED=0
+PASSED=0 FAILED=0 SKIPPED=0
 FAILURES=()
 
 pass() { PASSED=$((PASSED + 1)); echo "PASS  $*"; }
@@ -9,6 +9,8 @@ fail() { FAILED=$((FAILED + 1)); FAILURES+=("$*"); echo "FAIL  $*"; }
 # check DESCRIPTION COMMAND...: PASS when the command succeeds
 check() { local what=$1; shift; if "$@" >>"$OUT/checks.log" 2>&1; then pass "$what"; else fail "$what"; fi; }
 note() { echo "      $*"; }
+# skip WHY: a group of checks that cannot run here, said as such (never counted as passed)
+skip() { SKIPPED=$((SKIPPED + 1)); echo "SKIP  $*"; }
 
 jcurl() { curl -sS --max-time 120 -b "$OUT/cookies" -c "$OUT/cookies" "$@"; }
 crumb() {
@@ -82,6 +84,14 @@ kernel_field() { kernel_line "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 # browser STEP...: headless Chromium driven over DevTools (Browser.java)
 browser() { java "$LIVE/Browser.java" "$@"; }
 shot() { browser open "$J/$1" shot "$OUT/screenshots/$2.png" >/dev/null; }
+
+# set_global FIELD VALUE: types VALUE into the System page's Sched Policy field and saves the form, as a user does
+set_global() {
+  browser open "$J/manage/configure" \
+    eval "(() => { const f = document.querySelector('input[name=\"_.$1\"]'); f.value = '$2'; f.dispatchEvent(new Event('change')); return f.value; })()" \
+    submit "document.querySelector('form[name=config] button[name=Submit]').click()" >/dev/null
+}
+read_global() { browser open "$J/manage/configure" eval "document.querySelector('input[name=\"_.$1\"]').value"; }
 
 # groovy SCRIPT: runs a system Groovy script (as an administrator would in the script console)
 groovy() { jpost scriptText --data-urlencode "script=$1"; }

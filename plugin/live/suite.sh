@@ -121,6 +121,6 @@ stack=$(grep -B3 -E '^\s+at .*dev\.schedpolicy\.' "$OUT/jenkins.log" | grep -E '
 if [ -z "$plugin_log$stack" ]; then pass "no SEVERE or WARNING from the plugin in the Jenkins log"; else
   fail "the plugin logged warnings:"; printf '%s\n%s\n' "$plugin_log" "$stack" | sort -u | head -20 | sed 's/^/      /'; fi
 
-echo "live suite: $PASSED passed, $FAILED failed (Jenkins $JENKINS_VERSION; output in $OUT)"
+echo "live suite: $PASSED passed, $FAILED failed, $SKIPPED skipped (Jenkins $JENKINS_VERSION; output in $OUT)"
 for f in "${FAILURES[@]}"; do echo "  failed: $f"; done
 [ "$FAILED" -eq 0 ]

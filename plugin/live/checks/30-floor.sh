@@ -1,11 +1,4 @@
 # The administrator's default policy, set through the real System form, is a floor no block can run above.
-set_global() { # FIELD VALUE: types VALUE into the System page's field and saves the form, as a user does
-  browser open "$J/manage/configure" \
-    eval "(() => { const f = document.querySelector('input[name=\"_.$1\"]'); f.value = '$2'; f.dispatchEvent(new Event('change')); return f.value; })()" \
-    submit "document.querySelector('form[name=config] button[name=Submit]').click()" >/dev/null
-}
-read_global() { browser open "$J/manage/configure" eval "document.querySelector('input[name=\"_.$1\"]').value"; }
-
 set_global defaultPolicy idle
 check "global default policy: submitted through the System form, it reads back as 'idle' after a reload" \
   test "$(read_global defaultPolicy)" = idle
