@@ -1,5 +1,6 @@
 package dev.schedpolicy.engine.fleet;
 
+import dev.schedpolicy.engine.scenario.Topology;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -31,10 +32,22 @@ public final class LatestVerdicts {
         }
     }
 
-    /** The node's newest verdict per topology, in topology order. */
+    /**
+     * The node's newest verdict per topology, in the order bench asks its questions (the agent's own executors
+     * first, as on the build page); ids this engine does not know last, by name.
+     */
     public List<NodeVerdict> forNode(final String node) {
         List<NodeVerdict> out = new ArrayList<>(byNode.getOrDefault(node, Map.of()).values());
-        out.sort(Comparator.comparing(v -> v.verdict().topology()));
+        out.sort(Comparator.comparingInt((NodeVerdict v) -> questionOrder(v.verdict().topology()))
+                .thenComparing(v -> v.verdict().topology()));
         return out;
+    }
+
+    private static int questionOrder(final String topology) {
+        try {
+            return Topology.parse(topology).ordinal();
+        } catch (IllegalArgumentException e) {
+            return Integer.MAX_VALUE;
+        }
     }
 }

@@ -83,6 +83,17 @@ class FleetViewTest {
     }
 
     @Test
+    void shouldListANodesVerdictsInTheOrderOfBenchsQuestions() {
+        LatestVerdicts latest = new LatestVerdicts();
+        latest.offer("a", "bench #1", "job/bench/1/", 1000, report("outside-agent", "cpu-idle", "idle"));
+        latest.offer("a", "bench #1", "job/bench/1/", 1000, report("zz-future", "cpu-idle", "idle"));
+        latest.offer("a", "bench #1", "job/bench/1/", 1000, report("other-session", "cpu-idle", "idle"));
+        latest.offer("a", "bench #1", "job/bench/1/", 1000, report("same-agent", "idle", "default"));
+        assertThat(latest.forNode("a")).extracting(v -> v.verdict().topology())
+                .containsExactly("same-agent", "outside-agent", "other-session", "zz-future");
+    }
+
+    @Test
     void shouldSkipATopologyWhereAnAbortedRunMeasuredNoPolicy() {
         String aborted = "{\"schemaVersion\":2,\"partial\":true,\"verdicts\":[{\"topology\":\"other-session\",\"protect\":[],"
                 + "\"fail\":[]},{\"topology\":\"same-agent\",\"protect\":[\"idle\"],\"fail\":[]}]}";
