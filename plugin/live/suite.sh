@@ -10,7 +10,7 @@
 # (e.g. 20-pipeline) to run only those; the start-up checks always run. Without a war it prints one line and
 # exits 0. Output (Jenkins and agent logs, consoles, screenshots): plugin/target/live-run/ (LIVE_OUT).
 # Stops everything it started: Jenkins, agents, the cgroups and folders it made. Needs: root (policies and
-# cgroups are checked for real), a JDK, curl, chromium, util-linux (ionice).
+# cgroups are checked for real), a JDK, curl, chromium, util-linux (ionice), python3 (the fleet check reads JSON).
 set -uo pipefail
 LIVE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$LIVE/../.." && pwd)
@@ -20,7 +20,7 @@ if [ $# -lt 2 ] || [ ! -f "$1" ] || [ ! -d "$2" ]; then
 fi
 WAR=$(realpath "$1") PLUGINS=$(realpath "$2"); shift 2
 ONLY=("$@")
-for tool in curl chromium ionice java; do
+for tool in curl chromium ionice java python3; do
   command -v "$tool" >/dev/null || { echo "live suite: $tool is missing (install it; .ci/run does)" >&2; exit 2; }
 done
 
