@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schedpolicy.engine.report.BenchReport;
 
 import java.io.IOException;
 import java.io.Serial;
@@ -102,18 +103,15 @@ public final class BenchmarkSummary implements Serializable {
         root.path("verdicts").forEach(v -> verdicts.add(verdict(v)));
     }
 
+    /** The report's own wording ({@link BenchReport.Verdict#heading()}, {@link BenchReport.Verdict#outcome()}). */
     private static TopologyVerdict verdict(final JsonNode v) {
-        String topology = v.path("topology").asText("");
-        String title = v.path("title").asText(null);
-        String meaning = v.path("meaning").asText(null);
-        String heading = title == null ? topology : title + " (" + topology + (meaning == null ? "" : ": " + meaning) + ")";
         List<String> protect = new ArrayList<>();
         v.path("protect").forEach(p -> protect.add(p.asText()));
-        List<String> fail = new ArrayList<>();
-        v.path("fail").forEach(f -> fail.add(f.path("policy").asText() + " (" + f.path("reason").asText() + ")"));
-        String outcome = (protect.isEmpty() ? "no policy protects" : "protect " + String.join(", ", protect))
-                + (fail.isEmpty() ? "" : "; fail " + String.join(", ", fail));
-        return new TopologyVerdict(topology, heading, outcome, v.path("note").asText(null));
+        List<BenchReport.Shortfall> fail = new ArrayList<>();
+        v.path("fail").forEach(f -> fail.add(new BenchReport.Shortfall(f.path("policy").asText(), f.path("reason").asText())));
+        BenchReport.Verdict verdict = new BenchReport.Verdict(v.path("topology").asText(""), protect, fail,
+                v.path("title").asText(null), v.path("meaning").asText(null), v.path("note").asText(null), null, null, null);
+        return new TopologyVerdict(verdict.topology(), verdict.heading(), verdict.outcome(), verdict.note());
     }
 
     private double[][] grid() {
