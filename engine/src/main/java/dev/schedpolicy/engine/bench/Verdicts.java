@@ -93,7 +93,7 @@ final class Verdicts {
         BenchReport.Cell worstVictim = null;
         BenchReport.Cell worstBackground = null;
         for (BenchReport.Cell c : cells) {
-            if (below(c.keptPct(), BenchReport.PROTECT_KEPT_PCT)
+            if (victimShort(c.keptPct())
                     && (worstVictim == null || c.keptPct().mean() < worstVictim.keptPct().mean())) {
                 worstVictim = c;
             }
@@ -118,6 +118,18 @@ final class Verdicts {
         double widest = cells.stream().map(BenchReport.Cell::keptPct).filter(s -> s != null && s.n() > 1)
                 .mapToDouble(Stat::ciHalfWidth).max().orElse(0);
         return widest > BenchReport.PROTECT_CI_POINTS ? String.format(Locale.ROOT, " (CI ±%.1f)", widest) : "";
+    }
+
+    /**
+     * The victim missed its target when the run shows it: even the upper end of the 95% CI of its kept % stays
+     * below {@link BenchReport#PROTECT_KEPT_PCT}, or the mean is below {@link BenchReport#PROTECT_KEPT_FLOOR_PCT}.
+     */
+    static boolean victimShort(final Stat kept) {
+        if (kept == null || Double.isNaN(kept.mean())) {
+            return false;
+        }
+        double ci = kept.n() > 1 && !Double.isNaN(kept.ciHalfWidth()) ? kept.ciHalfWidth() : 0;
+        return kept.mean() < BenchReport.PROTECT_KEPT_FLOOR_PCT || kept.mean() + ci < BenchReport.PROTECT_KEPT_PCT;
     }
 
     private static boolean below(final Stat s, final double target) {

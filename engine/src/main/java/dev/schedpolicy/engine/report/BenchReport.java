@@ -31,8 +31,9 @@ public record BenchReport(int schemaVersion, String tool, boolean partial, Strin
 
     /**
      * Which policies protected the victim in one topology: kept it at {@value #PROTECT_KEPT_PCT}% or more of its
-     * unloaded rate and let the background use {@value #PROTECT_BACKGROUND_PCT}% or more of the CPU the victim
-     * left free, at every load measured above 0. A protecting policy whose kept % has a 95% CI half-width above
+     * unloaded rate as far as the run can tell (the upper end of its 95% CI reaches {@value #PROTECT_KEPT_PCT}%,
+     * and its mean is at least {@value #PROTECT_KEPT_FLOOR_PCT}%) and let the background use
+     * {@value #PROTECT_BACKGROUND_PCT}% or more of the CPU the victim left free, at every load measured above 0. A protecting policy whose kept % has a 95% CI half-width above
      * {@value #PROTECT_CI_POINTS} points at some load carries it, e.g. {@code idle (CI ±3.1)}: not yet certain.
      * With it, what the scenario expected in this topology and where this run differs from that, so the report
      * never prints an expectation that silently contradicts the verdict above it.
@@ -85,6 +86,12 @@ public record BenchReport(int schemaVersion, String tool, boolean partial, Strin
     }
 
     public static final double PROTECT_KEPT_PCT = 99;
+    /**
+     * A mean below this fails however wide its CI. The CI rule exists because the victim's own unloaded runs
+     * vary by about 1% run to run on a 2-vCPU VM (docs/results.md): with three repetitions a fixed 99% line failed
+     * idle and cpu-idle cells whose loss was that noise.
+     */
+    public static final double PROTECT_KEPT_FLOOR_PCT = 97;
     public static final double PROTECT_BACKGROUND_PCT = 95;
     public static final double PROTECT_CI_POINTS = 2;
 

@@ -38,7 +38,8 @@ public final class HtmlReport {
         }
         if (!r.verdicts().isEmpty()) {
             h.append("<h2>Verdict</h2>\n<p>Protects = kept the victim at ").append(num(BenchReport.PROTECT_KEPT_PCT))
-                    .append("% or more and let the background use ").append(num(BenchReport.PROTECT_BACKGROUND_PCT))
+                    .append("% or more within the 95% confidence interval (and ").append(num(BenchReport.PROTECT_KEPT_FLOOR_PCT))
+                    .append("% or more on average) and let the background use ").append(num(BenchReport.PROTECT_BACKGROUND_PCT))
                     .append("% or more of the CPU the victim left free, at every load.</p>\n<ul id=\"verdicts\">");
             for (BenchReport.Verdict v : r.verdicts()) {
                 h.append("<li>");

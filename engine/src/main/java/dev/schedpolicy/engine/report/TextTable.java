@@ -50,8 +50,9 @@ public final class TextTable {
         if (report.verdicts().isEmpty()) {
             return "";
         }
-        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "Verdict (victim >= %.0f%%, background >= %.0f%% "
-                + "of the free CPU, at every load):%n", BenchReport.PROTECT_KEPT_PCT, BenchReport.PROTECT_BACKGROUND_PCT));
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "Verdict (victim >= %.0f%% within its 95%% CI and"
+                + " >= %.0f%% on average, background >= %.0f%% of the free CPU, at every load):%n", BenchReport.PROTECT_KEPT_PCT,
+                BenchReport.PROTECT_KEPT_FLOOR_PCT, BenchReport.PROTECT_BACKGROUND_PCT));
         int n = 0;
         for (BenchReport.Verdict v : report.verdicts()) {
             n++;

@@ -46,6 +46,23 @@ class VerdictsTest {
     }
 
     @Test
+    void shouldFailTheVictimOnlyWhereTheRunShowsALossAboveOnePercent() {
+        List<BenchReport.Cell> cells = List.of(
+                // one slow repetition among three, as the VM's unloaded runs also have: the CI reaches 99
+                cell("same-agent", "idle", 1, List.of(97.3, 100.4, 99.0), 99),
+                // a small loss measured precisely: the CI stays below 99
+                cell("same-agent", "nice19", 1, List.of(98.4, 98.5, 98.6), 99),
+                // a CI wide enough to reach 99 does not rescue a mean under the floor
+                cell("same-agent", "batch", 1, List.of(88.0, 100.0, 100.0), 99));
+        BenchReport.Verdict v = Verdicts.of(List.of(Topology.SAME_AGENT), List.of("idle", "nice19", "batch"), cells,
+                SEED, NO_IDLE_PARENT).get(0);
+
+        assertThat(v.protect()).containsExactly("idle (CI ±3.9)");
+        assertThat(v.fail()).containsExactly(new BenchReport.Shortfall("nice19", "victim 98.5% at load 1"),
+                new BenchReport.Shortfall("batch", "victim 96.0% at load 1"));
+    }
+
+    @Test
     void shouldSayNothingProtectsOutsideTheAgentUntilSetupWhenThereIsNoIdleParent() {
         List<BenchReport.Cell> cells = List.of(cell("outside-agent", "cpu-idle", 1, List.of(66.0, 67.0), 99));
         BenchReport.Verdict v = Verdicts.of(List.of(Topology.OUTSIDE_AGENT), List.of("cpu-idle"), cells, SEED,

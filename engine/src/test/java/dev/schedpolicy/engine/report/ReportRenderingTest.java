@@ -24,7 +24,7 @@ class ReportRenderingTest {
     void shouldStartWithTheVerdictPerTopologyAndShowEachTopologysTables() {
         String t = TextTable.render(ReportFixtures.report("v"));
         List<String> lines = t.lines().toList();
-        assertThat(lines.get(0)).startsWith("Verdict (victim >= 99%, background >= 95% of the free CPU");
+        assertThat(lines.get(0)).startsWith("Verdict (victim >= 99% within its 95% CI and >= 97% on average, background >= 95% of the free CPU");
         assertThat(lines.get(1)).isEqualTo("  same-group: no policy protects; fail default (victim 40.0% at load 2), "
                 + "nice19 (victim 91.0% at load 2), idle (victim 93.0% at load 2)");
         assertThat(lines.get(2)).startsWith("  other-cgroup: ");
