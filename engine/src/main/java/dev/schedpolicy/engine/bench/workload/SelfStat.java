@@ -50,8 +50,16 @@ final class SelfStat {
 
     /** Totals of {@code later} minus {@code earlier}, thread by thread (threads born in between count fully). */
     static long[] delta(final Map<Long, Thread> earlier, final Map<Long, Thread> later) {
+        return delta(earlier, later, "");
+    }
+
+    /** As {@link #delta(Map, Map)}, over the threads whose name starts with {@code namePrefix}. */
+    static long[] delta(final Map<Long, Thread> earlier, final Map<Long, Thread> later, final String namePrefix) {
         long[] t = new long[3];
         later.forEach((tid, th) -> {
+            if (!th.name().startsWith(namePrefix)) {
+                return;
+            }
             Thread e = earlier.get(tid);
             t[0] += th.onCpuNs() - (e == null ? 0 : e.onCpuNs());
             t[1] += th.runQueueNs() - (e == null ? 0 : e.runQueueNs());
