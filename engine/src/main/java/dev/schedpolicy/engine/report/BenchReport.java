@@ -33,8 +33,9 @@ public record BenchReport(int schemaVersion, String tool, boolean partial, Strin
      * Which policies protected the victim in one topology: kept it at {@value #PROTECT_KEPT_PCT}% or more of its
      * unloaded rate as far as the run can tell (the upper end of its 95% CI reaches {@value #PROTECT_KEPT_PCT}%,
      * and its mean is at least {@value #PROTECT_KEPT_FLOOR_PCT}%) and let the background use
-     * {@value #PROTECT_BACKGROUND_PCT}% or more of the CPU the victim left free, at every load measured above 0. A protecting policy whose kept % has a 95% CI half-width above
-     * {@value #PROTECT_CI_POINTS} points at some load carries it, e.g. {@code idle (CI ±3.1)}: not yet certain.
+     * {@value #PROTECT_BACKGROUND_PCT}% or more of the CPU the victim left free, at every load measured above 0.
+     * A protecting policy whose kept % has a 95% CI half-width above {@value #PROTECT_CI_POINTS} points at some
+     * load carries it, e.g. {@code idle (CI ±3.1)}: not yet certain.
      * With it, what the scenario expected in this topology and where this run differs from that, so the report
      * never prints an expectation that silently contradicts the verdict above it.
      *

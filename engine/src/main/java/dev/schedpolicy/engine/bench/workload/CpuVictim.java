@@ -83,8 +83,8 @@ public final class CpuVictim {
         done.await();
         long workNs = System.nanoTime() - start;
         Map<Long, SelfStat.Thread> after = SelfStat.threads();
-        // the work threads only: the JVM's main thread sleeps in done.await() all along, yet in about 1 run in 25
-        // beside cpu.idle loopers its schedstat gained the whole window as run-queue wait (docs/results.md)
+        // the work threads only: the JVM's main thread sleeps in done.await() all along, yet in 6 of 98 runs beside
+        // cpu.idle loopers its schedstat gained the whole window as run-queue wait (docs/results.md)
         Protocol.result(resultJson(workers, units, doneUnits, ends, start, workNs,
                 SelfStat.delta(before, after, WORKER_PREFIX), after));
         // the workers stay alive until the runner has read this process's CPU time from /proc
