@@ -49,6 +49,20 @@ class ProbeExitCodesITest {
         assertThat(r.code()).isEqualTo(ExitCodes.POLICY_NOT_APPLIED);
     }
 
+    /** On cgroup v2 this ended with "cannot read /tmp/cgroup.controllers" and exit 1 (kernel lab, 6.1). */
+    @Test
+    void shouldSayAParentOutsideTheCgroupFilesystemIsNotUsable() {
+        CliRun probe = CliRun.of("probe", "--policy", "quota50", "--cgroup-parent", "/tmp");
+        CliRun run = CliRun.of("run", "--cpu-quota", "50", "--cgroup-parent", "/tmp", "--", "true");
+
+        assertThat(probe.out()).as("stderr: %s", probe.err())
+                .contains("Policy 'quota50' cannot be applied here: run would exit 125")
+                .contains("/tmp is not inside the V");
+        assertThat(probe.code()).isEqualTo(ExitCodes.POLICY_NOT_APPLIED);
+        assertThat(run.err()).contains("/tmp is not inside the V");
+        assertThat(run.code()).isEqualTo(ExitCodes.POLICY_NOT_APPLIED);
+    }
+
     @Test
     void shouldExitTwoForAPolicyItCannotParse() {
         CliRun r = CliRun.of("probe", "--policy", "idle+turbo");

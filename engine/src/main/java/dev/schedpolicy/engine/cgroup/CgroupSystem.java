@@ -198,6 +198,10 @@ public final class CgroupSystem {
      */
     public ParentCheck checkParent(final Path parent) {
         CpuController controller = controller();
+        Optional<String> outside = outsideHierarchy(parent);
+        if (outside.isPresent()) {
+            return ParentCheck.unusable(parent, outside.get());
+        }
         if (!files.exists(parent)) {
             return ParentCheck.unusable(parent, parent + " does not exist: no such file or directory (ENOENT)");
         }
@@ -230,6 +234,30 @@ public final class CgroupSystem {
     }
 
     /**
+     * A parent outside the cpu hierarchy's mount (a typo, /tmp) is refused in words before any file is read or
+     * made under it: on v2 the controller's checks would otherwise fail on a missing cgroup.controllers, and on v1
+     * a scratch directory would be made and removed there.
+     */
+    private Optional<String> outsideHierarchy(final Path parent) {
+        CgroupHierarchy hierarchy = requireCpu();
+        if (real(parent).startsWith(real(hierarchy.mountPoint()))) {
+            return Optional.empty();
+        }
+        return Optional.of(parent + " is not inside the " + hierarchy.version() + " cgroup hierarchy mounted at "
+                + hierarchy.mountPoint() + ": give a directory under it (e.g. the machine-wide idle parent that"
+                + " 'schedpolicy setup' makes)");
+    }
+
+    /** Symlinks resolved where the path exists: systemd's v1 layout links /sys/fs/cgroup/cpu to cpu,cpuacct. */
+    private static Path real(final Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException | SecurityException e) {
+            return p.toAbsolutePath().normalize();
+        }
+    }
+
+    /**
      * Where groups go when the caller chose no parent: our own cpu cgroup when we may create children there,
      * else the fallback (e.g. a parent configured by an administrator). An explicitly chosen parent should
      * be passed to {@link #createChild} directly, which fails with words if it is unusable.
@@ -259,7 +287,8 @@ public final class CgroupSystem {
     public CpuCgroup createChild(final Path parent) {
         CgroupHierarchy hierarchy = requireCpu();
         CpuController controller = controller();
-        Optional<String> problem = files.exists(parent) ? controller.parentProblem(parent) : Optional.empty();
+        Optional<String> problem = outsideHierarchy(parent)
+                .or(() -> files.exists(parent) ? controller.parentProblem(parent) : Optional.empty());
         if (problem.isPresent()) {
             throw new CgroupException("cannot create a cpu cgroup under " + parent + ": " + problem.get(), parent, null);
         }

@@ -88,6 +88,22 @@ class CpuCgroupV2FakeTest {
         assertThat(check.detail()).contains("cpu controller is not available", "Delegate=yes");
     }
 
+    /** In the v2 lab, --cgroup-parent /tmp ended probe with "cannot read /tmp/cgroup.controllers" (exit 1). */
+    @Test
+    void shouldRefuseAParentOutsideTheCgroupFilesystemInWordsAndWriteNothingThere() throws IOException {
+        Path outside = Files.createDirectories(tmp.resolve("not-cgroupfs"));
+
+        ParentCheck check = tree.system().checkParent(outside);
+        assertThat(check.usable()).isFalse();
+        assertThat(check.detail()).contains(outside + " is not inside the V2 cgroup hierarchy mounted at ",
+                "give a directory under it");
+        assertThatThrownBy(() -> tree.system().createChild(outside))
+                .isInstanceOf(CgroupException.class)
+                .hasMessageContaining("cannot create a cpu cgroup under " + outside)
+                .hasMessageContaining("is not inside the V2 cgroup hierarchy");
+        assertThat(outside.toFile().list()).isEmpty();
+    }
+
     @Test
     void shouldTellThatEmptyParentsGetCpuEnabledOnFirstUse() {
         ParentCheck check = tree.system().checkParent(slice);
