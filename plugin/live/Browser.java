@@ -48,10 +48,13 @@ public final class Browser {
 
     public static void main(final String[] args) throws Exception {
         Path profile = Files.createTempDirectory("schedpolicy-browser");
-        Process chromium = new ProcessBuilder(chromiumBinary(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+        ProcessBuilder launch = new ProcessBuilder(chromiumBinary(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                 "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--hide-scrollbars", "--window-size=1280,900", "--user-data-dir=" + profile, "--remote-debugging-port=0",
-                "about:blank").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                "about:blank").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        // Chromium makes an org.chromium.Chromium.XXXXXX directory in TMPDIR and leaves it when stopped: inside the profile
+        launch.environment().put("TMPDIR", Files.createDirectory(profile.resolve("tmp")).toString());
+        Process chromium = launch.start();
         int status = 1;
         try {
             Browser browser = new Browser();
@@ -60,9 +63,17 @@ public final class Browser {
         } catch (StepFailure e) {
             System.err.println("browser: " + e.getMessage());
         } finally {
-            chromium.destroy();
-            if (!chromium.waitFor(5, TimeUnit.SECONDS)) {
-                chromium.destroyForcibly().waitFor();
+            // Chromium's helpers (zygote, renderers, crashpad) outlive the main process and go on writing into the
+            // profile: stop the whole tree before removing it, or a schedpolicy-browser* directory stays in /tmp
+            List<ProcessHandle> tree = new java.util.ArrayList<>(chromium.descendants().toList());
+            tree.add(chromium.toHandle());
+            tree.forEach(ProcessHandle::destroy);
+            for (ProcessHandle p : tree) {
+                try {
+                    p.onExit().get(5, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                    p.destroyForcibly();
+                }
             }
             try (var files = Files.walk(profile)) {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

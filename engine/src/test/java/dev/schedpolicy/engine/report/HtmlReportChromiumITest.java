@@ -26,10 +26,20 @@ class HtmlReportChromiumITest {
         throw new AssertionError("headless Chromium is needed for this test: apt-get install -y chromium");
     }
 
+    /** Chromium with TMPDIR in the test's own directory: it leaves an org.chromium.Chromium.XXXXXX directory there. */
+    private static ProcessBuilder chromiumIn(final Path dir, final String... args) {
+        java.util.List<String> command = new java.util.ArrayList<>();
+        command.add(chromium().toString());
+        command.addAll(java.util.List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().put("TMPDIR", dir.toString());
+        return pb;
+    }
+
     @Test
     void shouldRenderTablesChartsAndShowScriptAsText(@TempDir final Path dir) throws Exception {
         Path html = Files.writeString(dir.resolve("report.html"), HtmlReport.render(ReportFixtures.report(ReportFixtures.EVIL)));
-        Process p = new ProcessBuilder(chromium().toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+        Process p = chromiumIn(dir, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                 "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--user-data-dir=" + dir.resolve("profile"), "--dump-dom", html.toUri().toString())
                 .redirectError(dir.resolve("chromium.err").toFile()).start();
@@ -111,7 +121,7 @@ class HtmlReportChromiumITest {
     private static java.awt.image.BufferedImage screenshot(final Path dir, final String name, final String svg) throws Exception {
         Path file = Files.writeString(dir.resolve(name + ".svg"), svg);
         Path png = dir.resolve(name + ".png");
-        Process p = new ProcessBuilder(chromium().toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+        Process p = chromiumIn(dir, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                 "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--hide-scrollbars", "--force-device-scale-factor=1", "--window-size=" + HtmlReport.W + "," + HtmlReport.H,
                 "--user-data-dir=" + dir.resolve("profile-" + name), "--screenshot=" + png, file.toUri().toString())
@@ -122,7 +132,7 @@ class HtmlReportChromiumITest {
     }
 
     private static String dumpDom(final Path dir, final Path html) throws Exception {
-        Process p = new ProcessBuilder(chromium().toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+        Process p = chromiumIn(dir, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                 "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--user-data-dir=" + dir.resolve("profile-dom"), "--dump-dom", html.toUri().toString())
                 .redirectError(dir.resolve("dom.err").toFile()).start();
