@@ -70,8 +70,12 @@ CLEANUPS+=("kill -KILL -- -$CG_PID; sleep 1; rmdir '$FLEET_CG'")
 for _ in $(seq 120); do online fleet-nobody && online fleet-cg && break; sleep 0.5; done
 both_online() { online fleet-nobody && online fleet-cg; }
 check "fleet: inbound agents fleet-nobody (run as nobody) and fleet-cg (in cpu cgroup /schedpolicy-live-fleet) are online" both_online
-check "fleet: fleet-nobody's JVM runs as nobody, fleet-cg's inside $FLEET_CG (the kernel's view)" bash -c \
-  "test \"\$(ps -o user= -p \$(pgrep -f -- '-name fleet-nobody' | head -1))\" = nobody && grep -qx 'java' <(for p in \$(cat $FLEET_CG/cgroup.procs); do cat /proc/\$p/comm; done)"
+# by the PIDs started above (setsid, setpriv, sh and env exec, so each is the JVM's): a pgrep -f for the agent's
+# name also matched this check's own bash, which won once the 32768 PIDs had wrapped in a long CI run
+check "fleet: fleet-nobody's JVM runs as nobody (the kernel's view)" bash -c \
+  "test \"\$(ps -o user= -p $NOBODY_PID)\" = nobody && test \"\$(cat /proc/$NOBODY_PID/comm)\" = java && grep -qa -- fleet-nobody /proc/$NOBODY_PID/cmdline"
+check "fleet: fleet-cg's JVM runs inside $FLEET_CG (the kernel's view)" bash -c \
+  "grep -qx '$CG_PID' '$FLEET_CG/cgroup.procs' && test \"\$(cat /proc/$CG_PID/comm)\" = java"
 node_property fleet-nobody '<dev.schedpolicy.jenkins.SchedPolicyNodeProperty><policy>idle</policy><cgroupParent>/sys/fs/cgroup/cpu/&lt;i&gt;fleet&lt;/i&gt;</cgroupParent></dev.schedpolicy.jenkins.SchedPolicyNodeProperty>'
 node_property fleet-cg '<dev.schedpolicy.jenkins.SchedPolicyNodeProperty><policy>nice12</policy></dev.schedpolicy.jenkins.SchedPolicyNodeProperty>'
 
