@@ -248,13 +248,25 @@ public final class CgroupSystem {
                 + " 'schedpolicy setup' makes)");
     }
 
-    /** Symlinks resolved where the path exists: systemd's v1 layout links /sys/fs/cgroup/cpu to cpu,cpuacct. */
+    /**
+     * Symlinks resolved in the part of the path that exists: systemd's v1 layout links /sys/fs/cgroup/cpu to
+     * cpu,cpuacct, and a parent not made yet under the link must still read as inside (and then as missing).
+     */
     private static Path real(final Path p) {
-        try {
-            return p.toRealPath();
-        } catch (IOException | SecurityException e) {
-            return p.toAbsolutePath().normalize();
+        Path existing = p.toAbsolutePath().normalize();
+        Path rest = existing.getFileSystem().getPath("");
+        while (existing != null) {
+            try {
+                return existing.toRealPath().resolve(rest);
+            } catch (IOException | SecurityException e) {
+                if (existing.getFileName() == null) {
+                    break;
+                }
+                rest = existing.getFileName().resolve(rest);
+                existing = existing.getParent();
+            }
         }
+        return p.toAbsolutePath().normalize();
     }
 
     /**

@@ -210,6 +210,17 @@ class CpuCgroupV1FakeTest {
         assertThat(check.detail()).contains("does not exist");
     }
 
+    /** systemd's v1 layout: /sys/fs/cgroup/cpu is a link to cpu,cpuacct; users type the link's name. */
+    @Test
+    void shouldTakeAParentGivenThroughALinkToTheMountAsInsideIt() throws IOException {
+        Path link = Files.createSymbolicLink(cpuRoot.resolveSibling("cpu-link"), cpuRoot);
+
+        assertThat(tree.system().checkParent(link.resolve("nope")).detail()).contains("does not exist")
+                .doesNotContain("is not inside");
+        assertThat(tree.system().checkParent(cpuRoot.resolveSibling("elsewhere")).detail())
+                .contains("is not inside the V1 cgroup hierarchy mounted at " + cpuRoot);
+    }
+
     private Path mkdirFake(final String name) throws IOException {
         Path dir = cpuRoot.resolve(name);
         Files.createDirectory(dir);
