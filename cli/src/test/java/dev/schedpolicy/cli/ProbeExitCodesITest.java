@@ -39,8 +39,7 @@ class ProbeExitCodesITest {
     @Test
     void shouldExit125WhenRunCannotApplyThePolicy() {
         // a cgroup parent that does not exist at the top of the cpu hierarchy (v1's cpu controller, or the v2 tree):
-        // run would try, fail to make the group, and exit 125. (A path outside the hierarchy, such as /tmp, is not
-        // the same case on every layout: in the v2 lab guest the probe printed nothing on stdout for it.)
+        // run would try, fail to make the group, and exit 125 (a path outside the hierarchy: the test below)
         String top = Files.exists(Path.of("/sys/fs/cgroup/cpu/cpu.shares")) ? "/sys/fs/cgroup/cpu" : "/sys/fs/cgroup";
         CliRun r = CliRun.of("probe", "--policy", "idle+quota50", "--cgroup-parent", top + "/schedpolicy-no-such-parent");
 
