@@ -75,8 +75,8 @@ final class ContainerBook {
             final LaunchConfig launchConfig, final Map<String, String> env) {
         String id = "ct-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet();
         if (command.action() == ContainerAction.EXEC) {
-            Started target = find(command.target()).orElseThrow(() -> new ContainerRefusal("'" + String.join(" ", command.argv())
-                    + "' runs in container " + command.target() + ", which no policed launch on this agent started, so nothing"
+            Started target = find(command.target()).orElseThrow(() -> new ContainerRefusal(command.describe()
+                    + " runs in container " + command.target() + ", which no policed launch on this agent started, so nothing"
                     + " of '" + policy.toCompact() + "' reaches it: the " + command.runtime().program() + " daemon starts the"
                     + " process there, not this launch. Start the container inside the policed block (withSchedPolicy around"
                     + " docker.image(...).inside), or run this step outside the block"));

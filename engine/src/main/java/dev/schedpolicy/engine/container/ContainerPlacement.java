@@ -159,14 +159,30 @@ public final class ContainerPlacement {
             warnings.add(reason + "; the container runs without them");
         }
 
-        /** Adds --name=value unless the command sets it already, which is a conflict the author must resolve. */
+        /**
+         * Adds --name=value. Where the command sets the option itself, that is a conflict the author must resolve: under
+         * fail it refuses; under warn ours still goes in, after the command's own, so the policy's value wins (the
+         * runtimes' parsers keep the last) and the container cannot leave the policy's group through its own options.
+         * Only the option's name is said, never the line or a value.
+         */
         void set(final String name, final String value, final String part) {
-            Optional<String> own = command.option(name);
-            if (own.isPresent() || ("--cpus".equals(name) && command.option("--cpu-quota").isPresent())) {
-                unsupported("'" + String.join(" ", command.argv()) + "' sets " + name + " " + own.orElse(command.option("--cpu-quota")
-                        .orElse("")) + " itself, and the policy's " + part + " would set it too: leave one of them out");
+            boolean ownQuota = "--cpus".equals(name) && command.option("--cpu-quota").isPresent();
+            if (command.option(name).isEmpty() && !ownQuota) {
+                inserted.add(name + "=" + value);
                 return;
             }
+            String own = ownQuota ? "--cpu-quota" : name;
+            String conflict = command.describe() + " sets " + own + " itself, and the policy's " + part + " would set " + name;
+            if (policy.onUnsupported() == OnUnsupported.FAIL) {
+                throw new ContainerRefusal(conflict + " too: leave " + own + " out of the container's options (onUnsupported:"
+                        + " 'warn' runs it with the policy's)");
+            }
+            if (ownQuota) {
+                // both set is an error in the runtimes ("Conflicting options"): the command's own quota stays
+                warnings.add(conflict + "; the container runs with its own " + own);
+                return;
+            }
+            warnings.add(conflict + "; the policy's wins (given after the command's own)");
             inserted.add(name + "=" + value);
         }
     }

@@ -41,7 +41,8 @@ class ContainerPlacementTest {
         assertThat(p.inserted()).containsExactly("--cgroup-parent=/schedpolicy.idle", "--cpus=1.5", "--cpuset-cpus=0", "--cidfile=" + cid);
         assertThat(p.cgroupParent()).hasValue("/schedpolicy.idle");
         assertThat(p.warnings()).isEmpty();
-        assertThat(p.argv()).startsWith("docker", "run", "--cgroup-parent=/schedpolicy.idle").endsWith("mini:1", "cat");
+        assertThat(p.argv()).startsWith("docker", "run", "-t").endsWith("--cgroup-parent=/schedpolicy.idle", "--cpus=1.5",
+                "--cpuset-cpus=0", "--cidfile=" + cid, "mini:1", "cat");
     }
 
     @Test
@@ -96,9 +97,12 @@ class ContainerPlacementTest {
                 "--cidfile=" + cid);
         List<String> ownCpus = List.of("docker", "run", "--cpus", "2", "mini:1");
         assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "quota50", Optional.empty(), ownCpus))
-                .hasMessageContaining("sets --cpus 2 itself, and the policy's quota 50% would set it too");
+                .hasMessageContaining("sets --cpus itself, and the policy's quota 50% would set --cpus too");
         ContainerPlacement.Plan warned = plan(CgroupDriver.CGROUPFS, "quota50+warn", Optional.empty(), ownCpus);
-        assertThat(warned.inserted()).noneMatch(t -> t.startsWith("--cpus"));
+        assertThat(warned.argv()).as("the policy's comes last and wins").containsSubsequence("--cpus", "2", "--cpus=0.5", "mini:1");
+        List<String> ownQuota = List.of("docker", "run", "--cpu-quota", "200000", "mini:1");
+        assertThat(plan(CgroupDriver.CGROUPFS, "quota50+warn", Optional.empty(), ownQuota).inserted())
+                .as("--cpus beside --cpu-quota is an error in docker").noneMatch(t -> t.startsWith("--cpus"));
     }
 
     @Test
@@ -116,5 +120,28 @@ class ContainerPlacementTest {
         assertThat(ContainerPlacement.cpusForQuota(100)).isEqualTo("1");
         assertThat(ContainerPlacement.cpusForQuota(33)).isEqualTo("0.33");
         assertThat(ContainerPlacement.cpusForQuota(250)).isEqualTo("2.5");
+    }
+
+    @Test
+    void shouldPutThePoliciesCgroupParentLastSoTheCommandsOwnCannotTakeTheContainerOut() throws IOException {
+        host.group("/schedpolicy.idle", "max 100000", 100, true);
+        List<String> own = List.of("docker", "run", "-e", "TOKEN=s3cret", "--cgroup-parent=/", "mini:1", "cat");
+        ContainerPlacement.Plan warned = plan(CgroupDriver.CGROUPFS, "cpu-idle+warn", Optional.empty(), own);
+        List<String> argv = warned.argv();
+        assertThat(argv.lastIndexOf("--cgroup-parent=/schedpolicy.idle")).as(String.join(" ", argv))
+                .isGreaterThan(argv.indexOf("--cgroup-parent=/")).isLessThan(argv.indexOf("mini:1"));
+        assertThat(warned.warnings()).singleElement().asString().contains("--cgroup-parent").contains("the policy's wins")
+                .doesNotContain("s3cret");
+        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "cpu-idle", Optional.empty(), own)).isInstanceOf(ContainerRefusal.class)
+                .hasMessageContaining("'docker run' sets --cgroup-parent itself").hasMessageNotContaining("s3cret");
+    }
+
+    @Test
+    void shouldNeverPutTheCommandsArgumentsIntoARefusalOrWarning() throws IOException {
+        List<String> secret = List.of("docker", "run", "-e", "TOKEN=s3cret", "--env", "PW=s3cret", "--cpus", "2", "mini:1", "s3cret");
+        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "quota50", Optional.empty(), secret)).isInstanceOf(ContainerRefusal.class)
+                .hasMessageContaining("'docker run' sets --cpus itself").hasMessageNotContaining("s3cret");
+        assertThat(plan(CgroupDriver.CGROUPFS, "quota50+warn", Optional.empty(), secret).warnings())
+                .isNotEmpty().noneMatch(w -> w.contains("s3cret"));
     }
 }
