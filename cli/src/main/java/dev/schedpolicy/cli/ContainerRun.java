@@ -48,7 +48,7 @@ final class ContainerRun {
         if (!(parsed instanceof ContainerCommand.Container c) || c.command().action() == ContainerAction.EXEC) {
             String why = parsed instanceof ContainerCommand.Unreadable u ? ": " + u.reason()
                     : parsed instanceof ContainerCommand.Container ? ": an exec joins a container as it is; place the container when it is"
-                    + " started" : ", not a '" + command.get(0) + "' line of another kind";
+                    + " started" : ", not '" + String.join(" ", command.subList(0, Math.min(2, command.size()))) + "'";
             throw new UsageException("--container needs a 'docker|podman run|create ...' command" + why);
         }
         if (!policy.needsCgroup() && policy.cpus().isEmpty()) {

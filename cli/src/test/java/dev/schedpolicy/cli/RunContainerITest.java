@@ -110,6 +110,10 @@ class RunContainerITest {
         Ran ps = schedpolicy("run", "--container", "--cpu-idle", "--", "docker", "ps");
         assertThat(ps.status()).isEqualTo(2);
         assertThat(ps.err()).contains("--container needs a 'docker|podman run|create ...' command, not 'docker ps'");
+        Ran raised = schedpolicy(args(List.of("run", "--container", "--cpu-weight", "10000"), detachedBusybox()));
+        assertThat(raised.status()).as(raised.err()).isEqualTo(2);
+        assertThat(raised.err()).contains("CPU weight 10000 raises priority above the default 100 and is not allowed here; use 1..100");
+        assertThat(docker.ok("docker", "ps", "-aq", "--filter", "label=" + TestDocker.LABEL)).as("no container").isEmpty();
         Ran perTaskOnly = schedpolicy(args(List.of("run", "--container", "--nice", "19"), detachedBusybox()));
         assertThat(perTaskOnly.status()).isEqualTo(2);
         assertThat(perTaskOnly.err()).contains("give --cpu-idle, --cpu-weight, --cpu-quota or --cpus");
