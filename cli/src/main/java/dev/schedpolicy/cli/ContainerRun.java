@@ -7,6 +7,7 @@ import dev.schedpolicy.engine.container.ContainerLaunch;
 import dev.schedpolicy.engine.container.ContainerPlacement;
 import dev.schedpolicy.engine.container.ContainerReadBack;
 import dev.schedpolicy.engine.container.DriverQuery;
+import dev.schedpolicy.engine.container.PerTaskParts;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.policy.Policy;
 
@@ -51,9 +52,9 @@ final class ContainerRun {
                     + " started" : ", not '" + String.join(" ", command.subList(0, Math.min(2, command.size()))) + "'";
             throw new UsageException("--container needs a 'docker|podman run|create ...' command" + why);
         }
-        if (!policy.needsCgroup() && policy.cpus().isEmpty()) {
-            throw new UsageException("--container places the container by its cgroup: give --cpu-idle, --cpu-weight, --cpu-quota or --cpus"
-                    + " (per-task --policy, --nice and --io cannot reach a container's processes)");
+        if (!policy.needsCgroup() && policy.cpus().isEmpty() && !PerTaskParts.equivalent(policy).any()) {
+            throw new UsageException("--container places the container by its cgroup: give --cpu-idle, --cpu-weight, --cpu-quota, --cpus,"
+                    + " or --policy idle / --nice, whose cgroup equivalents stand in (--io cannot reach a container's processes)");
         }
         LaunchConfig config = options.launchConfig();
         ContainerPlacement placement = new ContainerPlacement(CgroupSystem.detect(), new DriverQuery());

@@ -82,7 +82,9 @@ final class ContainerBook {
                     + " docker.image(...).inside), or run this step outside the block"));
             List<String> warnings = new ArrayList<>();
             List<String> perTask = PerTaskParts.of(policy);
-            if (!perTask.isEmpty()) {
+            // the container's group carries the cgroup equivalents of the policy it was started under: an exec under
+            // the same policy (docker-workflow's inside runs its body's steps so) is as placed as the container
+            if (!perTask.isEmpty() && !target.policy().equals(policy.toCompact())) {
                 String what = "per-task parts of '" + policy.toCompact() + "' cannot reach a process that the "
                         + command.runtime().program() + " daemon starts in a container: " + String.join("; ", perTask);
                 if (policy.onUnsupported() == OnUnsupported.FAIL) {
@@ -126,7 +128,7 @@ final class ContainerBook {
         List<String> mismatches = new ArrayList<>();
         String words;
         if (state.isPresent()) {
-            mismatches.addAll(ContainerReadBack.mismatches(state.get(), p.policy()));
+            mismatches.addAll(ContainerReadBack.mismatches(state.get(), launch.plan().policy()));
             words = lead + state.get().describe();
         } else {
             String placed = "placed with " + String.join(" ", launch.plan().inserted());

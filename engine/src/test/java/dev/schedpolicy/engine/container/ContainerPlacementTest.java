@@ -75,20 +75,50 @@ class ContainerPlacementTest {
     }
 
     @Test
-    void shouldRefusePerTaskPartsUnderFailNamingTheCgroupEquivalent() throws IOException {
+    void shouldApplyCpuIdleForClassIdleUnderTheIdleParentAndSaySoInOneLine() throws IOException {
+        // an agent default of 'idle' meets docker-workflow's inside: the build runs, its container under the idle parent
         host.group("/schedpolicy.idle", "max 100000", 100, true);
-        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "idle+cpu-idle", Optional.empty(), INSIDE))
-                .isInstanceOf(ContainerRefusal.class).hasMessageContaining("use cpuIdle for container steps")
-                .hasMessageContaining("onUnsupported: 'warn'");
+        ContainerPlacement.Plan p = plan(CgroupDriver.CGROUPFS, "idle", Optional.empty(), INSIDE);
+        assertThat(p.inserted()).containsExactly("--cgroup-parent=/schedpolicy.idle", "--cidfile=" + cid);
+        assertThat(p.policy().cpuIdle()).as("what the read-back verifies").isTrue();
+        assertThat(p.warnings()).singleElement().asString().startsWith("'idle' acts per task and cannot reach the processes of a"
+                + " container, which the docker daemon starts: applied its cgroup equivalent instead, cpu-idle");
     }
 
     @Test
-    void shouldApplyTheCgroupPartsAndReportThePerTaskOnesUnderWarn() throws IOException {
-        host.group("/schedpolicy.idle", "max 100000", 100, true);
-        ContainerPlacement.Plan p = plan(CgroupDriver.CGROUPFS, "batch+nice19+cpu-idle+warn", Optional.empty(), INSIDE);
-        assertThat(p.inserted()).contains("--cgroup-parent=/schedpolicy.idle");
-        assertThat(p.warnings()).singleElement().asString().contains("class batch").contains("nice 19 (use cpuWeight: 1")
+    void shouldRefuseClassIdleWithoutAnIdleParentSayingWhatTheAdministratorMustDo() throws IOException {
+        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "idle", Optional.empty(), INSIDE)).isInstanceOf(ContainerRefusal.class)
+                .hasMessageContaining("its cgroup equivalent cpu-idle cannot be applied")
+                .hasMessageContaining("an administrator makes the machine-wide idle parent once with 'sudo schedpolicy setup'");
+        Path plain = host.group("/plain", "max 100000", 100, false);
+        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "idle", Optional.of(plain), INSIDE))
+                .hasMessageContaining("an administrator sets cpu.idle 1 on the node's cgroup parent");
+        ContainerPlacement.Plan warned = plan(CgroupDriver.CGROUPFS, "idle+warn", Optional.of(plain), INSIDE);
+        assertThat(warned.inserted()).containsExactly("--cgroup-parent=/plain", "--cidfile=" + cid);
+        assertThat(warned.warnings()).singleElement().asString().contains("cpu-idle cannot be applied")
                 .endsWith("the container runs without them");
+    }
+
+    @Test
+    void shouldApplyTheWeightWithTheSameShareForNiceAndBatch() {
+        ContainerPlacement.Plan p = plan(CgroupDriver.CGROUPFS, "batch+nice19", Optional.empty(), INSIDE);
+        assertThat(p.inserted()).containsExactly("--cpu-shares=" + dev.schedpolicy.engine.cgroup.CpuLimits.sharesForWeight(1),
+                "--cidfile=" + cid);
+        assertThat(p.policy().cpuWeight()).hasValue(1);
+        assertThat(p.warnings()).singleElement().asString().contains("cpu weight 1 (the share of nice 19 against nice 0)");
+        assertThat(plan(CgroupDriver.CGROUPFS, "batch", Optional.empty(), INSIDE).warnings())
+                .as("batch at nice 0 has the default share: nothing stands in, nothing to say").isEmpty();
+        assertThat(plan(CgroupDriver.CGROUPFS, "nice10+weight5", Optional.empty(), INSIDE).inserted())
+                .as("the policy's own weight covers the nice").contains("--cpu-shares=" + dev.schedpolicy.engine.cgroup.CpuLimits.sharesForWeight(5));
+    }
+
+    @Test
+    void shouldRefuseAnIoClassUnderFailAndRunWithoutItUnderWarn() {
+        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "nice19+io-idle", Optional.empty(), INSIDE))
+                .isInstanceOf(ContainerRefusal.class).hasMessageContaining("io idle has no cgroup equivalent that is applied");
+        ContainerPlacement.Plan p = plan(CgroupDriver.CGROUPFS, "nice19+io-idle+warn", Optional.empty(), INSIDE);
+        assertThat(p.inserted()).contains("--cpu-shares=" + dev.schedpolicy.engine.cgroup.CpuLimits.sharesForWeight(1));
+        assertThat(p.warnings()).hasSize(2);
     }
 
     @Test
