@@ -66,7 +66,9 @@ public record ContainerCommand(List<String> argv, ContainerRuntime runtime, Cont
             } else if (rt.globalValued().contains(option)) {
                 i += 2;
             } else {
-                return new Unreadable("unknown global option '" + option + "' before the subcommand of a '" + rt.program()
+                // only the option's name: a short option's value may be attached (-Htcp://user:pw@host)
+                String name = option.startsWith("--") ? option : option.substring(0, Math.min(2, option.length()));
+                return new Unreadable("unknown global option '" + name + "' before the subcommand of a '" + rt.program()
                         + "' line: cannot tell whether it starts a container");
             }
         }

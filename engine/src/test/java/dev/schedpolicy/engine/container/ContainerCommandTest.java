@@ -86,6 +86,9 @@ class ContainerCommandTest {
                         .contains("--brand-new=VALUE").doesNotContain("s3cret"));
         assertThat(ContainerCommand.parse(List.of("docker", "run", "-Z", "img")))
                 .isInstanceOfSatisfying(ContainerCommand.Unreadable.class, u -> assertThat(u.reason()).contains("'-Z'"));
+        assertThat(ContainerCommand.parse(List.of("docker", "-Xtcp://user:s3cret@host", "run", "img")))
+                .isInstanceOfSatisfying(ContainerCommand.Unreadable.class, u -> assertThat(u.reason()).contains("'-X'")
+                        .doesNotContain("s3cret"));
         ContainerCommand written = container("docker", "run", "--brand-new=1", "--cgroup-parent=/", "img");
         assertThat(written.option("--cgroup-parent")).as("an unknown --name=value cannot shift the parse").hasValue("/");
     }
