@@ -40,6 +40,8 @@ G
 
   # short: one [schedpolicy] ERROR line at most, no stack trace (no "\tat " frame, no MaskedException)
   short_console() { [ "$(grep -c 'cannot police this launch' "$CONSOLE")" -le 1 ] && ! grep -qE $'^\tat |MaskedException' "$CONSOLE"; }
+  # refused_in_one_line TEXT: the last build FAILED saying TEXT, in a short console
+  refused_in_one_line() { test "$RESULT" = FAILURE && grep -qF -- "$1" "$CONSOLE" && short_console; }
 
   # issue 24 item 2: a per-task policy around a container step runs it with the cgroup equivalent, said once
   pipeline_job p-inside-per-task <<G
@@ -60,7 +62,7 @@ node { withSchedPolicy('io-idle') { docker.image('$IMAGE').inside { sh 'true' } 
 G
   run_build p-inside-io 180
   check "inside under withSchedPolicy('io-idle') (no cgroup equivalent, fail): FAILURE in one line saying what to set" \
-    bash -c "test '$RESULT' = FAILURE && grep -q 'io idle has no cgroup equivalent that is applied' '$CONSOLE' && $(declare -f short_console); short_console"
+    refused_in_one_line 'io idle has no cgroup equivalent that is applied'
   note "$(grep -m1 'no cgroup equivalent' "$CONSOLE" | cut -c1-200)"
 
   # issue 23 item 2: a credential bound around a refused or warned container step is nowhere in our words
@@ -78,7 +80,7 @@ node { withCredentials([string(credentialsId: 'live-secret', variable: 'TOKEN')]
 G
   run_build p-secret-refused 180
   check "withCredentials around a refused container step: FAILURE in one line, no stack trace, no MaskedException" \
-    bash -c "test '$RESULT' = FAILURE && grep -q 'cannot police this launch' '$CONSOLE' && $(declare -f short_console); short_console"
+    refused_in_one_line "cannot police this launch: 'docker run' sets --cpus itself"
   note "$(grep -m1 'cannot police this launch' "$CONSOLE" | cut -c1-200)"
   pipeline_job p-secret-warned <<G
 node { withCredentials([string(credentialsId: 'live-secret', variable: 'TOKEN')]) {
@@ -109,7 +111,7 @@ node { withSchedPolicy(cpuIdle: true, onUnsupported: 'warn') { docker.image('$IM
 G
   run_build p-inside-unknown 180
   check "inside with an option the parser does not know: FAILURE naming it, even under warn, in one line" \
-    bash -c "test '$RESULT' = FAILURE && grep -q \"option '--brand-new-flag', which this parser does not know\" '$CONSOLE' && $(declare -f short_console); short_console"
+    refused_in_one_line "option '--brand-new-flag', which this parser does not know"
 
   # issue 23 item 4: a weight above the default is a raise
   pipeline_job p-inside-weight <<G
