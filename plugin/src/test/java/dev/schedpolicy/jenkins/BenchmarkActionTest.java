@@ -93,4 +93,26 @@ class BenchmarkActionTest {
         String model = p.getAction(BenchmarkJobAction.class).getBuildTrendModel();
         assertThat(model).contains("\"domainAxisLabels\":[\"#1\",\"#2\"]").contains("[50,92]");
     }
+
+    /** Issue 23 item 13: "agent 1" and "agent_1" were both "schedpolicy-benchmark-agent_1"; the second overwrote the first. */
+    @Test
+    void shouldKeepTheResultsOfNodesWhoseNamesDifferOnlyInPunctuationApart() throws Exception {
+        FreeStyleBuild b = j.buildAndAssertSuccess(j.createFreeStyleProject());
+        BenchmarkBuildAction.addTo(b, new BenchmarkResult(REPORT, "space", "agent 1"));
+        BenchmarkBuildAction.addTo(b, new BenchmarkResult(REPORT.replace("92.4", "50.0"), "underscore", "agent_1"));
+        BenchmarkBuildAction.addTo(b, new BenchmarkResult(REPORT.replace("92.4", "60.0"), "again", "agent_1"));
+        b.save();
+        b.reload();
+        java.util.List<BenchmarkBuildAction> actions = b.getActions(BenchmarkBuildAction.class);
+        assertThat(actions).extracting(BenchmarkBuildAction::getUrlName).doesNotHaveDuplicates().hasSize(3);
+        assertThat(actions).extracting(a -> a.getResult().getGateMessage()).containsExactly("space", "underscore", "again");
+        assertThat(actions.get(0).getSummary().kept("idle", 2.0)).isEqualTo(92.4);
+        assertThat(actions.get(1).getSummary().kept("idle", 2.0)).isEqualTo(50.0);
+        assertThat(actions.get(2).getSummary().kept("idle", 2.0)).isEqualTo(60.0);
+        JenkinsRule.WebClient wc = j.createWebClient();
+        for (BenchmarkBuildAction a : actions) {
+            assertThat(wc.getPage(b, a.getUrlName() + "/").getElementById("schedpolicy-gate").asNormalizedText())
+                    .contains(a.getResult().getGateMessage());
+        }
+    }
 }
