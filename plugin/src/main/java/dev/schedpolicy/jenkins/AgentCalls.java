@@ -143,18 +143,23 @@ final class AgentCalls {
         private final String runKey;
         private final AgentBenchmark.Request request;
         private final AgentLimits limits;
+        private final String agentDefault;
         private final TaskListener listener;
 
-        RunBenchmark(final String runKey, final AgentBenchmark.Request request, final AgentLimits limits, final TaskListener listener) {
+        /** @param agentDefault the node's default policy: the engine floors every process of the benchmark by it */
+        RunBenchmark(final String runKey, final AgentBenchmark.Request request, final AgentLimits limits, final String agentDefault,
+                final TaskListener listener) {
             this.runKey = runKey;
             this.request = request;
             this.limits = limits;
+            this.agentDefault = agentDefault;
             this.listener = listener;
         }
 
         @Override
         public String call() {
-            return AgentBenchmark.run(runKey, request, limits, line -> listener.getLogger().println("[schedpolicy] " + line));
+            return AgentBenchmark.run(runKey, request, limits, agentDefault,
+                    line -> listener.getLogger().println("[schedpolicy] " + line));
         }
     }
 
