@@ -81,7 +81,7 @@ pipeline_job p-bench-floor <<G
 node {
   schedBenchmark(scenario: 'compile-vs-test', policies: 'default,nice15', loads: '1', repetitions: 1,
                  victim: '$KV bench-victim >> $FLOOR_SEEN', background: '$KV bench-background >> $FLOOR_SEEN; sleep 3',
-                 gatePolicy: 'nice15', gateTopology: 'outside-agent', unstableBelow: 1)
+                 gatePolicy: 'nice15', gateTopology: 'same-agent', unstableBelow: 1)
 }
 G
 run_build p-bench-floor
@@ -97,5 +97,5 @@ check "schedBenchmark floor: the console says what ran under the floor" \
 jcurl "$J/job/p-bench-floor/$BUILD/schedpolicy-benchmark/reportJson" >"$OUT/bench-floor-report.json"
 check "schedBenchmark floor: report.json names the floor and the kernel's nice 12 for the victim" \
   bash -c "grep -q \"default policy 'nice12' is a floor\" '$OUT/bench-floor-report.json' && grep -q 'victim: [^\"]*nice 12' '$OUT/bench-floor-report.json'"
-check "schedBenchmark gate: gateTopology 'outside-agent' is judged there and said so" \
-  console_has "^\[schedpolicy\] benchmark gate passed: under 'nice15' in outside-agent \(neighbours outside the agent\) the test job kept"
+check "schedBenchmark gate: gateTopology 'same-agent' is judged there and said so" \
+  console_has "^\[schedpolicy\] benchmark gate passed: under 'nice15' in same-agent \(executors of the same agent\) the test job kept"
