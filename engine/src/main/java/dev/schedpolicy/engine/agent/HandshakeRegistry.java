@@ -124,6 +124,16 @@ public final class HandshakeRegistry implements AutoCloseable {
      */
     public PreparedLaunch prepare(final Policy policy, final AgentLimits limits, final String blockKey, final Duration pendingTimeout,
             final Optional<Path> cgroupParent, final List<String> argv, final Map<String, String> env) {
+        return prepare(policy, limits, blockKey, pendingTimeout, cgroupParent, argv, env, List.of());
+    }
+
+    /**
+     * As {@link #prepare(Policy, AgentLimits, String, Duration, Optional, List, Map)}, with the caller's own notes about
+     * the launch (e.g. what the node's floor kept) put first in its record's warnings.
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    public PreparedLaunch prepare(final Policy policy, final AgentLimits limits, final String blockKey, final Duration pendingTimeout,
+            final Optional<Path> cgroupParent, final List<String> argv, final Map<String, String> env, final List<String> notes) {
         Optional<String> unchecked = ContainerLaunches.refusal(argv);
         if (unchecked.isPresent()) {
             throw new ContainerRefusal(unchecked.get());
@@ -143,7 +153,7 @@ public final class HandshakeRegistry implements AutoCloseable {
             throw new ContainerRefusal(u.reason() + "; only the client would be policed, and a container it starts would run"
                     + " outside the policy");
         }
-        return prepareParked(policy, parkedConfig(limits, cgroupParent), blockKey, pendingTimeout, List.of());
+        return prepareParked(policy, parkedConfig(limits, cgroupParent), blockKey, pendingTimeout, notes);
     }
 
     /** @param notes the engine's own warnings about the launch, put before the launch's in its record */
