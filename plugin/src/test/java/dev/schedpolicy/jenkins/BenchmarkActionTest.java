@@ -45,13 +45,52 @@ class BenchmarkActionTest {
         return b;
     }
 
+    /**
+     * Loaded as Jenkins loads a build (its actions' onLoad gives them their owner), the action reads its result back
+     * from its own file. {@code Run.reload()} re-reads build.xml without calling onLoad (see its comment in core), so it
+     * cannot stand for this.
+     */
     @Test
     void shouldStoreTheResultInTheBuildDirectoryAndReloadIt() throws Exception {
-        FreeStyleBuild b = buildWithReport(j.createFreeStyleProject());
+        FreeStyleBuild b = buildWithReport(j.createFreeStyleProject("p"));
         assertThat(b.getRootDir().toPath().resolve("schedpolicy-benchmark.xml")).exists();
-        b.reload();
-        BenchmarkBuildAction a = b.getAction(BenchmarkBuildAction.class);
+        j.jenkins.reload();
+        FreeStyleBuild loaded = j.jenkins.getItemByFullName("p", FreeStyleProject.class).getBuildByNumber(b.getNumber());
+        assertThat(loaded).isNotSameAs(b);
+        BenchmarkBuildAction a = loaded.getAction(BenchmarkBuildAction.class);
+        assertThat(a.getOwner()).isSameAs(loaded);
         assertThat(a.getSummary().kept("idle", 2.0)).isEqualTo(92.4);
+        assertThat(a.getResult().getGateMessage()).isEqualTo("under 'idle' the test job kept 92.4%");
+    }
+
+    /** An agent's result has its own file and URL, so several agents' benchmarks of one build do not overwrite each other. */
+    @Test
+    void shouldKeepEachAgentsResultInItsOwnFile() throws Exception {
+        FreeStyleProject p = j.createFreeStyleProject("p");
+        FreeStyleBuild b = j.buildAndAssertSuccess(p);
+        b.addAction(new BenchmarkBuildAction(b, new BenchmarkResult(REPORT, "built-in", "")));
+        b.addAction(new BenchmarkBuildAction(b, new BenchmarkResult(REPORT.replace("92.4", "70.1"), "agent a", "agent a")));
+        b.save();
+        assertThat(b.getRootDir().toPath().resolve("schedpolicy-benchmark.xml")).exists();
+        assertThat(b.getRootDir().toPath().resolve("schedpolicy-benchmark-agent_a.xml")).exists();
+        j.jenkins.reload();
+        FreeStyleBuild loaded = j.jenkins.getItemByFullName("p", FreeStyleProject.class).getBuildByNumber(b.getNumber());
+        assertThat(loaded.getActions(BenchmarkBuildAction.class)).extracting(BenchmarkBuildAction::getUrlName, a -> a.getSummary().kept("idle", 2.0))
+                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("schedpolicy-benchmark", 92.4),
+                        org.assertj.core.groups.Tuple.tuple("schedpolicy-benchmark-agent_a", 70.1));
+        JenkinsRule.WebClient wc = j.createWebClient();
+        assertThat(wc.getPage(loaded, "schedpolicy-benchmark-agent_a/").asNormalizedText()).contains("70.1").contains("on agent a");
+    }
+
+    /** A result file that cannot be read leaves the build page working: the summary is missing, not an error page. */
+    @Test
+    void shouldShowTheBuildPageWhenTheStoredResultIsUnreadable() throws Exception {
+        FreeStyleBuild b = buildWithReport(j.createFreeStyleProject("p"));
+        java.nio.file.Files.writeString(b.getRootDir().toPath().resolve("schedpolicy-benchmark.xml"), "<not xml");
+        j.jenkins.reload();
+        FreeStyleBuild loaded = j.jenkins.getItemByFullName("p", FreeStyleProject.class).getBuildByNumber(b.getNumber());
+        assertThat(loaded.getAction(BenchmarkBuildAction.class).getSummary()).isNull();
+        assertThat(j.createWebClient().getPage(loaded).getWebResponse().getStatusCode()).isEqualTo(200);
     }
 
     @Test
