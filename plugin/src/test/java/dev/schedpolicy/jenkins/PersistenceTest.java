@@ -60,10 +60,11 @@ class PersistenceTest {
         // a launch record with its kernel read-back, a cgroup's usage, a warning (the floor) and a finished block
         SchedPolicyConfiguration.get().setDefaultPolicy("nice5");
         p.setDefinition(new CpsFlowDefinition("node { withSchedPolicy(policy: 'batch', cpuQuota: 50) { sh '" + KernelView.PRINT + "' }\n"
-                + " withSchedPolicy(nice: 0) { sh 'true' } }", true));
+                + " withSchedPolicy(nice: 0) { sh '" + KernelView.PRINT + "' } }", true));
         WorkflowRun b = j.buildAndAssertStatus(Result.SUCCESS, p);
-        KernelView seen = KernelView.all(b).get(0);
-        assertThat(new int[] {seen.policy, seen.nice}).containsExactly(KernelView.BATCH, 5);
+        List<KernelView> seen = KernelView.all(b);
+        assertThat(new int[] {seen.get(0).policy, seen.get(0).nice}).containsExactly(KernelView.BATCH, 5);
+        assertThat(new int[] {seen.get(1).policy, seen.get(1).nice}).as("nice 0 under the default nice 5").containsExactly(KernelView.NORMAL, 5);
         b.addAction(new BenchmarkBuildAction(b, new BenchmarkResult(BenchmarkActionTest.REPORT, "gate", "")));
         b.save();
         List<BlockRecord> blocks = b.getAction(SchedPolicyAction.class).getBlocks();

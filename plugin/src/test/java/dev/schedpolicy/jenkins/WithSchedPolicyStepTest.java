@@ -113,7 +113,8 @@ class WithSchedPolicyStepTest {
 
     @Test
     void shouldShowTheBlockOnTheBuildPage() throws Exception {
-        WorkflowRun b = run("node { withSchedPolicy('batch') { sh 'true' } }", Result.SUCCESS);
+        WorkflowRun b = run("node { withSchedPolicy('batch') { sh '" + KernelView.PRINT + "' } }", Result.SUCCESS);
+        assertThat(KernelView.all(b).get(0).policy).isEqualTo(KernelView.BATCH);
         String page = j.createWebClient().getPage(b).asNormalizedText();
         assertThat(page).contains("Sched Policy").contains("withSchedPolicy batch on built-in").contains("verified");
     }
