@@ -69,8 +69,8 @@ CP=$(find "$WORK/war/WEB-INF/lib" "$WORK/war/executable" "$WORK/plugins" "$WORK/
 
 # 3. compile with the processors found on the classpath, then the jar as maven-hpi-plugin names it
 mkdir -p "$WORK/classes"
-# Sorted, as Maven passes them: in find's order javac's rounds left Stapler's parameter-name file of one of two
-# same-named nested DescriptorImpl.doCheckPolicy methods ungenerated (compare-hpi.sh found it). -g as Maven's default.
+# -parameters and -g as in Maven's build: Stapler takes a web method's parameter names from the class (MethodParameters,
+# then the debug table) before its .stapler files, which javac's annotation rounds do not always write (compare-hpi.sh).
 find "$ROOT/plugin/src/main/java" -name '*.java' | sort > "$WORK/sources.txt"
 javac --release 17 -encoding UTF-8 -parameters -g -nowarn -d "$WORK/classes" -cp "$CP" -processorpath "$CP" \
   @"$WORK/sources.txt"
