@@ -45,50 +45,31 @@ class BenchmarkActionTest {
         return b;
     }
 
-    /**
-     * Loaded as Jenkins loads a build (its actions' onLoad gives them their owner), the action reads its result back
-     * from its own file. {@code Run.reload()} re-reads build.xml without calling onLoad (see its comment in core), so it
-     * cannot stand for this.
-     */
-    @Test
-    void shouldStoreTheResultInTheBuildDirectoryAndReloadIt() throws Exception {
-        FreeStyleBuild b = buildWithReport(j.createFreeStyleProject("p"));
-        assertThat(b.getRootDir().toPath().resolve("schedpolicy-benchmark.xml")).exists();
-        j.jenkins.reload();
-        FreeStyleBuild loaded = j.jenkins.getItemByFullName("p", FreeStyleProject.class).getBuildByNumber(b.getNumber());
-        assertThat(loaded).isNotSameAs(b);
-        BenchmarkBuildAction a = loaded.getAction(BenchmarkBuildAction.class);
-        assertThat(a.getOwner()).isSameAs(loaded);
-        assertThat(a.getSummary().kept("idle", 2.0)).isEqualTo(92.4);
-        assertThat(a.getResult().getGateMessage()).isEqualTo("under 'idle' the test job kept 92.4%");
+    /** The build as Jenkins loads it from disk after a restart ({@code Run.reload()} does not call the actions' onLoad). */
+    private static FreeStyleBuild reloaded(final FreeStyleProject p, final FreeStyleBuild b) {
+        p._getRuns().purgeCache();
+        FreeStyleBuild r = p.getBuildByNumber(b.getNumber());
+        assertThat(r).isNotSameAs(b);
+        return r;
     }
 
-    /** An agent's result has its own file and URL, so several agents' benchmarks of one build do not overwrite each other. */
     @Test
-    void shouldKeepEachAgentsResultInItsOwnFile() throws Exception {
-        FreeStyleProject p = j.createFreeStyleProject("p");
-        FreeStyleBuild b = j.buildAndAssertSuccess(p);
-        b.addAction(new BenchmarkBuildAction(b, new BenchmarkResult(REPORT, "built-in", "")));
-        b.addAction(new BenchmarkBuildAction(b, new BenchmarkResult(REPORT.replace("92.4", "70.1"), "agent a", "agent a")));
-        b.save();
+    void shouldStoreTheResultInTheBuildDirectoryAndReloadIt() throws Exception {
+        FreeStyleProject p = j.createFreeStyleProject();
+        FreeStyleBuild b = buildWithReport(p);
         assertThat(b.getRootDir().toPath().resolve("schedpolicy-benchmark.xml")).exists();
-        assertThat(b.getRootDir().toPath().resolve("schedpolicy-benchmark-agent_a.xml")).exists();
-        j.jenkins.reload();
-        FreeStyleBuild loaded = j.jenkins.getItemByFullName("p", FreeStyleProject.class).getBuildByNumber(b.getNumber());
-        assertThat(loaded.getActions(BenchmarkBuildAction.class)).extracting(BenchmarkBuildAction::getUrlName, a -> a.getSummary().kept("idle", 2.0))
-                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("schedpolicy-benchmark", 92.4),
-                        org.assertj.core.groups.Tuple.tuple("schedpolicy-benchmark-agent_a", 70.1));
-        JenkinsRule.WebClient wc = j.createWebClient();
-        assertThat(wc.getPage(loaded, "schedpolicy-benchmark-agent_a/").asNormalizedText()).contains("70.1").contains("on agent a");
+        BenchmarkBuildAction a = reloaded(p, b).getAction(BenchmarkBuildAction.class);
+        assertThat(a.getSummary().kept("idle", 2.0)).isEqualTo(92.4);
+        assertThat(a.getResult().getGateMessage()).isEqualTo("under 'idle' the test job kept 92.4%");
     }
 
     /** A result file that cannot be read leaves the build page working: the summary is missing, not an error page. */
     @Test
     void shouldShowTheBuildPageWhenTheStoredResultIsUnreadable() throws Exception {
-        FreeStyleBuild b = buildWithReport(j.createFreeStyleProject("p"));
+        FreeStyleProject p = j.createFreeStyleProject();
+        FreeStyleBuild b = buildWithReport(p);
         java.nio.file.Files.writeString(b.getRootDir().toPath().resolve("schedpolicy-benchmark.xml"), "<not xml");
-        j.jenkins.reload();
-        FreeStyleBuild loaded = j.jenkins.getItemByFullName("p", FreeStyleProject.class).getBuildByNumber(b.getNumber());
+        FreeStyleBuild loaded = reloaded(p, b);
         assertThat(loaded.getAction(BenchmarkBuildAction.class).getSummary()).isNull();
         assertThat(j.createWebClient().getPage(loaded).getWebResponse().getStatusCode()).isEqualTo(200);
     }
@@ -131,5 +112,28 @@ class BenchmarkActionTest {
         buildWithReport(p);
         String model = p.getAction(BenchmarkJobAction.class).getBuildTrendModel();
         assertThat(model).contains("\"domainAxisLabels\":[\"#1\",\"#2\"]").contains("[50,92]");
+    }
+
+    /** Issue 23 item 13: "agent 1" and "agent_1" were both "schedpolicy-benchmark-agent_1"; the second overwrote the first. */
+    @Test
+    void shouldKeepTheResultsOfNodesWhoseNamesDifferOnlyInPunctuationApart() throws Exception {
+        FreeStyleProject p = j.createFreeStyleProject();
+        FreeStyleBuild built = j.buildAndAssertSuccess(p);
+        BenchmarkBuildAction.addTo(built, new BenchmarkResult(REPORT, "space", "agent 1"));
+        BenchmarkBuildAction.addTo(built, new BenchmarkResult(REPORT.replace("92.4", "50.0"), "underscore", "agent_1"));
+        BenchmarkBuildAction.addTo(built, new BenchmarkResult(REPORT.replace("92.4", "60.0"), "again", "agent_1"));
+        built.save();
+        FreeStyleBuild b = reloaded(p, built);
+        java.util.List<BenchmarkBuildAction> actions = b.getActions(BenchmarkBuildAction.class);
+        assertThat(actions).extracting(BenchmarkBuildAction::getUrlName).doesNotHaveDuplicates().hasSize(3);
+        assertThat(actions).extracting(a -> a.getResult().getGateMessage()).containsExactly("space", "underscore", "again");
+        assertThat(actions.get(0).getSummary().kept("idle", 2.0)).isEqualTo(92.4);
+        assertThat(actions.get(1).getSummary().kept("idle", 2.0)).isEqualTo(50.0);
+        assertThat(actions.get(2).getSummary().kept("idle", 2.0)).isEqualTo(60.0);
+        JenkinsRule.WebClient wc = j.createWebClient();
+        for (BenchmarkBuildAction a : actions) {
+            assertThat(wc.getPage(b, a.getUrlName() + "/").getElementById("schedpolicy-gate").asNormalizedText())
+                    .contains(a.getResult().getGateMessage());
+        }
     }
 }
