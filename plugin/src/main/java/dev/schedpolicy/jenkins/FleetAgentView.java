@@ -36,6 +36,33 @@ public final class FleetAgentView {
         return row.node();
     }
 
+    /** This view's own page below the fleet view, relative to it: {@code agent/NAME/}. */
+    public String getDetailsUrl() {
+        return "agent/" + hudson.Util.rawEncode(row.node()) + "/";
+    }
+
+    /** The reach in the few letters of a table cell ("machine", "agent group", "task group"), or null when unknown. */
+    @CheckForNull
+    public String getReachShort() {
+        AgentSummary s = summary();
+        return s == null ? null : s.reach().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+    }
+
+    /** "cpu-idle under /sys/fs/cgroup/cpu/schedpolicy.idle", or null when unknown. */
+    @CheckForNull
+    public String getRecommended() {
+        AgentSummary s = summary();
+        return s == null ? null : s.recommendation().policy()
+                + (s.recommendation().cgroupParent() == null ? "" : " under " + s.recommendation().cgroupParent());
+    }
+
+    /** The title of the agent's fix, or null when it needs none (or is unknown). */
+    @CheckForNull
+    public String getFixTitle() {
+        AgentSummary s = summary();
+        return s == null || s.fix() == null ? null : s.fix().title();
+    }
+
     /** The node's page, relative to Jenkins' root. */
     public String getUrl() {
         return row.builtIn() ? "computer/(built-in)/" : "computer/" + hudson.Util.rawEncode(row.node()) + "/";
@@ -174,7 +201,10 @@ public final class FleetAgentView {
         return m;
     }
 
-    /** The fix for an agent that stands out: {@code command} (null when no single command does it) and {@code reason}. */
+    /**
+     * The fix for an agent that stands out: {@code title}, {@code command} (null when no single command does it) and
+     * {@code reason}.
+     */
     @Exported
     @CheckForNull
     public Map<String, Object> getFix() {
@@ -183,6 +213,7 @@ public final class FleetAgentView {
             return null;
         }
         Map<String, Object> m = new LinkedHashMap<>();
+        m.put("title", s.fix().title());
         m.put("command", s.fix().command());
         m.put("reason", s.fix().reason());
         return m;
