@@ -140,8 +140,8 @@ check "fleet JSON: fleet-cg (task group cgroup /schedpolicy-live-fleet, no cgrou
   test "$(jget "[row('fleet-cg')['agent']['taskGroup'], row('fleet-cg')['agent']['reach'], row('fleet-cg')['standsOut'], row('fleet-cg')['idleParent']['usable'], row('fleet-cg')['fix']['title'], row('fleet-cg')['fix']['command'], '$FLEET_CG' in row('fleet-cg')['fix']['reason']]" <<<"$after")" \
     = "['cgroup /schedpolicy-live-fleet', 'AGENT_GROUP', True, True, 'Set the cgroup parent to the idle parent', None, True]"
 check "fleet JSON: the summary counts 2 that cannot protect, with 2 distinct fixes, each naming its agent" \
-  test "$(jget "(d['summary']['cannot'], sorted((f['title'], f['nodes']) for f in d['summary']['fixes'] if set(f['nodes']) & {'fleet-cg', 'fleet-nobody'}))" <<<"$after")" \
-    = "(2, [('Hand the idle parent to the agent\'s user', ['fleet-nobody']), ('Set the cgroup parent to the idle parent', ['fleet-cg'])])"
+  test "$(jget "str(d['summary']['cannot']) + ' ' + '; '.join(f['title'] + ': ' + ','.join(f['nodes']) for f in sorted(d['summary']['fixes'], key=lambda f: f['title']) if set(f['nodes']) & {'fleet-cg', 'fleet-nobody'})" <<<"$after")" \
+    = "2 Hand the idle parent to the agent's user: fleet-nobody; Set the cgroup parent to the idle parent: fleet-cg"
 # the administrator applies that fix: fleet-cg's launch groups go under the idle parent
 node_property fleet-cg '<dev.schedpolicy.jenkins.SchedPolicyNodeProperty><policy>nice12</policy><cgroupParent>'"$IDLE_PARENT"'</cgroupParent></dev.schedpolicy.jenkins.SchedPolicyNodeProperty>'
 http_status POST "$FLEET/refresh?node=fleet-cg" >/dev/null; sleep 0.3; wait_probed fleet-cg

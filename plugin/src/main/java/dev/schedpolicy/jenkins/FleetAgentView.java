@@ -78,6 +78,11 @@ public final class FleetAgentView {
         return row.labels();
     }
 
+    /** The labels as a person reads them: "linux docker". */
+    public String getLabelWords() {
+        return String.join(" ", row.labels());
+    }
+
     @Exported
     public boolean isOnline() {
         return row.online();
