@@ -67,15 +67,27 @@ final class FleetRules {
 
     /** Whether launch groups are made in the idle parent or below it. */
     private static boolean underIdleParent(final ProbeReport probe, final IdleParentState parent) {
-        return probe.cgroupParent() != null && Path.of(probe.cgroupParent()).normalize().startsWith(Path.of(parent.path()).normalize());
+        return probe.cgroupParent() != null && real(probe.cgroupParent()).startsWith(real(parent.path()));
     }
 
     /** Whether launch groups are made at the top of the cpu hierarchy, beside every other top-level group. */
     private static boolean atTop(final ProbeReport probe) {
-        String controller = probe.cpuController();
+        String controller = probe.cpuController().replace(" (read-only)", "");
         int at = controller.indexOf(" at ");
-        return probe.cgroupParent() != null && at >= 0
-                && Path.of(probe.cgroupParent()).normalize().equals(Path.of(controller.substring(at + 4)).normalize());
+        return probe.cgroupParent() != null && at >= 0 && real(probe.cgroupParent()).equals(real(controller.substring(at + 4)));
+    }
+
+    /**
+     * The path with symlinks resolved where it exists (the rules run on the agent, so a parent typed through systemd's
+     * /sys/fs/cgroup/cpu link matches the idle parent found under cpu,cpuacct), else as written.
+     */
+    private static Path real(final String path) {
+        Path p = Path.of(path).normalize();
+        try {
+            return p.toRealPath();
+        } catch (java.io.IOException | SecurityException e) {
+            return p;
+        }
     }
 
     private static String launchWords(final ProbeReport probe) {

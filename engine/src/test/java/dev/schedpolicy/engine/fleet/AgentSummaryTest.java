@@ -9,10 +9,13 @@ import dev.schedpolicy.engine.probe.Capability;
 import dev.schedpolicy.engine.probe.ProbeReport;
 import dev.schedpolicy.engine.probe.Recommendation;
 import dev.schedpolicy.engine.probe.TaskGroupScope;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The fleet view's rules: how far a lowered build gives way on an agent, what stands out, and the one fix. */
 class AgentSummaryTest {
@@ -87,6 +90,17 @@ class AgentSummaryTest {
                 USABLE, "root");
         assertThat(s.reach()).isEqualTo(Reach.AGENT_GROUP);
         assertThat(s.fix().reason()).contains("/sys/fs/cgroup/cpu/schedpolicy", PARENT);
+    }
+
+    @Test
+    void shouldReachTheWholeMachineFromTheIdleParentTypedThroughASymlinkToTheHierarchy(@TempDir final Path root) throws Exception {
+        // systemd mounts cpu,cpuacct and links cpu to it: an administrator may type either
+        Path real = Files.createDirectories(root.resolve("cpu,cpuacct/schedpolicy.idle"));
+        Files.createSymbolicLink(root.resolve("cpu"), root.resolve("cpu,cpuacct"));
+        IdleParent.Status usable = new IdleParent.Status(real.toString(), true, true, true, "usable");
+        AgentSummary s = summary(report("v1", "v1 at " + root.resolve("cpu,cpuacct"), 0, "cgroup /agent", true,
+                root.resolve("cpu/schedpolicy.idle").toString()), usable, "root");
+        assertThat(s.reach()).isEqualTo(Reach.MACHINE);
     }
 
     @Test
