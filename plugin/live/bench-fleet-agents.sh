@@ -30,21 +30,21 @@ for i in $(seq "$N"); do mkdir -p "$BENCH_DIR/a$i"; bench_agent "bench-$i" "$BEN
 all_probed() { [ "$(bjson '?label=bench' | bget "sum(1 for a in d['agents'] if a['probeAgeSeconds'] >= 0 and not a['probing'])")" = "$N" ]; }
 for _ in $(seq 600); do all_probed && break; sleep 1; done
 check "fleet bench: $N inbound agents online and probed on connecting ($(( $(date +%s) - t0 )) s after the first was created)" all_probed
-note "first probes (ms, the engine loaded through remoting): $(bjson '?label=bench&sort=name' | bget "' '.join(str(a['probeMillis']) for a in d['agents'])")"
+note "first probes (ms, the engine loaded through remoting): $(bjson '?label=bench&sort=name' | bget "' '.join(str(a['probeMillis']) + ('' if a['probeError'] is None else ' (' + a['probeError'] + ')') for a in d['agents'])")"
 nodes=$((N + $(bjson '?label=!bench' | bget "len(d['agents'])")))
 for r in 1 2 3 4 5; do
   before=$(date +%s%N)
   http_status POST "$FLEET/refresh" >/dev/null
   peak=0
   for _ in $(seq 1200); do
-    probing=$(bjson '?tree=agents[probing]' | bget "sum(1 for a in d['agents'] if a['probing'])")
+    probing=$(bjson '?tree=agents%5Bprobing%5D' | bget "sum(1 for a in d['agents'] if a['probing'])")
     [ "$probing" -gt "$peak" ] && peak=$probing
     [ "$probing" = 0 ] && break
     sleep 0.1
   done
   ms=$(( ($(date +%s%N) - before) / 1000000 ))
-  per=$(bjson '?sort=name' | bget "' '.join(str(a['probeMillis']) for a in d['agents'])")
-  note "refresh $r: $nodes nodes fresh after $ms ms (most pending at once: $peak); probe ms per node: $per; load $(cut -d' ' -f1-3 /proc/loadavg)"
+  per=$(bjson '?sort=name' | bget "' '.join(str(a['probeMillis']) + ('' if a['probeError'] is None else '!') for a in d['agents'])")
+  note "refresh $r: $nodes nodes fresh after $ms ms (most pending at once: $peak); probe ms per node (! failed): $per; load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "$ms" >>"$OUT/fleet-bench-refresh-ms.txt"
 done
 check "fleet bench: five full refreshes of $nodes nodes each ended (ms: $(tr '\n' ' ' <"$OUT/fleet-bench-refresh-ms.txt"))" \

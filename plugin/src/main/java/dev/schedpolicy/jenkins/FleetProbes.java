@@ -16,7 +16,8 @@ import jenkins.model.Jenkins;
 /**
  * The fleet view's cache: the last probe of every node, kept in memory (a restart probes again as the agents connect).
  * Probes go through the engine's {@link FleetProbeQueue}: at most {@link #MAX_IN_FLIGHT} at once on threads of its own
- * (not remoting's pool, which agents' connections need), one per node, each given up after {@link #TIMEOUT_SECONDS}. The
+ * (not remoting's pool, which agents' connections need), one per node, each given up after {@link #TIMEOUT_SECONDS}
+ * ({@link #FIRST_TIMEOUT_SECONDS} for the first probe after a node connects). The
  * page only ever reads the cache, so a slow or offline agent never holds it up; a deleted node's entry is dropped.
  */
 final class FleetProbes {
@@ -27,6 +28,11 @@ final class FleetProbes {
      * 30 s means the agent is stuck, and keeps a refresh of 1,000 agents under a minute even with every slot stuck once.
      */
     static final int TIMEOUT_SECONDS = 30;
+    /**
+     * An agent's first probe after it connects loads the engine through remoting: measured 24-30 s and more for 8 agents
+     * connecting at once on a 2-CPU machine at load 40-57 (docs/jenkins.md), 2-4 s on a quieter one.
+     */
+    static final int FIRST_TIMEOUT_SECONDS = 120;
     private static final Logger LOGGER = Logger.getLogger(FleetProbes.class.getName());
     private static final FleetProbes INSTANCE = new FleetProbes();
 
@@ -73,11 +79,20 @@ final class FleetProbes {
 
     /** Queues a probe of the node unless it is offline or one is pending; returns at once. */
     void refresh(final Computer computer) {
+        refresh(computer, Duration.ofSeconds(TIMEOUT_SECONDS));
+    }
+
+    /** The first probe of a node that has just connected: with {@link #FIRST_TIMEOUT_SECONDS}. */
+    void probeConnected(final Computer computer) {
+        refresh(computer, Duration.ofSeconds(FIRST_TIMEOUT_SECONDS));
+    }
+
+    private void refresh(final Computer computer, final Duration timeout) {
         if (computer.isOffline() || computer.getNode() == null) {
             return; // its last result stays, with its age: an offline agent has nothing newer to say
         }
         String name = nameOf(computer.getName());
-        submit(name, () -> {
+        submit(name, timeout, () -> {
             VirtualChannel channel = computer.getChannel();
             Node node = computer.getNode();
             // went offline while queued: nothing to ask, the last result stays
@@ -88,6 +103,10 @@ final class FleetProbes {
 
     /** Queues a probe made by {@code prober} (the call to the agent); false when one of that node is pending. */
     boolean submit(final String name, final FleetProbeQueue.Prober prober) {
+        return submit(name, Duration.ofSeconds(TIMEOUT_SECONDS), prober);
+    }
+
+    private boolean submit(final String name, final Duration timeout, final FleetProbeQueue.Prober prober) {
         return queue.submit(name, () -> {
             try {
                 return prober.start();
@@ -96,7 +115,7 @@ final class FleetProbes {
                 LOGGER.log(Level.INFO, "Sched Policy probe of {0} failed: {1}", new Object[] {name, e.toString()});
                 throw e;
             }
-        });
+        }, timeout);
     }
 
     /** Drops a deleted node's result (a cloud's pods come and go: one entry each would pile up forever). */

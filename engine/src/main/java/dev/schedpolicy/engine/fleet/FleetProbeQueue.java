@@ -54,7 +54,15 @@ public final class FleetProbeQueue {
 
     /** Queues a probe of the agent unless one is queued or running; returns at once (false: one was pending). */
     public boolean submit(final String name, final Prober prober) {
-        Task task = new Task(name, prober);
+        return submit(name, prober, timeout);
+    }
+
+    /**
+     * The same with a timeout of its own: an agent's first probe after it connects loads the engine through remoting,
+     * which on a loaded machine takes longer than any later probe.
+     */
+    public boolean submit(final String name, final Prober prober, final Duration timeout) {
+        Task task = new Task(name, prober, timeout);
         if (pending.putIfAbsent(name, task) != null) {
             return false;
         }
@@ -106,10 +114,12 @@ public final class FleetProbeQueue {
     private final class Task implements Runnable {
         private final String name;
         private final Prober prober;
+        private final Duration timeout;
 
-        Task(final String name, final Prober prober) {
+        Task(final String name, final Prober prober, final Duration timeout) {
             this.name = name;
             this.prober = prober;
+            this.timeout = timeout;
         }
 
         @Override

@@ -80,6 +80,19 @@ class FleetProbeQueueTest {
     }
 
     @Test
+    void shouldGiveAProbeSubmittedWithATimeoutOfItsOwnThatTimeout() throws Exception {
+        FleetProbeQueue q = new FleetProbeQueue(2, Duration.ofMillis(100), "test probe");
+        CompletableFuture<String> first = new CompletableFuture<>();
+        q.submit("fresh", () -> first, Duration.ofSeconds(10));
+        q.submit("warm", CompletableFuture::new);
+        Thread.sleep(1000);
+        assertThat(q.result("warm").error()).startsWith("no answer within 0.1 s");
+        first.complete(JSON);
+        await(q, 2);
+        assertThat(q.result("fresh").summary()).isNotNull();
+    }
+
+    @Test
     void shouldNotQueueASecondProbeOfAnAgentWhoseProbeIsPending() throws Exception {
         FleetProbeQueue q = new FleetProbeQueue(2, Duration.ofSeconds(5), "test probe");
         CompletableFuture<String> slow = new CompletableFuture<>();
