@@ -45,15 +45,14 @@ public final class FleetAgentView {
     @CheckForNull
     public String getReachShort() {
         AgentSummary s = summary();
-        return s == null ? null : s.reach().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+        return s == null ? null : s.reach().label();
     }
 
     /** "cpu-idle under /sys/fs/cgroup/cpu/schedpolicy.idle", or null when unknown. */
     @CheckForNull
     public String getRecommended() {
         AgentSummary s = summary();
-        return s == null ? null : s.recommendation().policy()
-                + (s.recommendation().cgroupParent() == null ? "" : " under " + s.recommendation().cgroupParent());
+        return s == null ? null : s.recommended();
     }
 
     /** The title of the agent's fix, or null when it needs none (or is unknown). */

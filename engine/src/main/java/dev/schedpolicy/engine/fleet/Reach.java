@@ -27,6 +27,11 @@ public enum Reach {
         this.words = words;
     }
 
+    /** The reach in a table cell's few words: "machine", "agent group", "task group". */
+    public String label() {
+        return name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+    }
+
     /** What a lowered build yields to, in words. */
     public String words() {
         return words;
