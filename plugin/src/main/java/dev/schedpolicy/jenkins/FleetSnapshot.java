@@ -34,7 +34,8 @@ final class FleetSnapshot {
     final FleetQuery query;
 
     private FleetSnapshot(@CheckForNull final StaplerRequest2 req, final int defaultSize) {
-        label = param(req, "label") == null ? "" : param(req, "label").strip();
+        String given = param(req, "label");
+        label = given == null ? "" : given.strip();
         Label filter = null;
         String error = null;
         try {
