@@ -8,7 +8,8 @@
 #
 # PLUGINS_DIR holds the .jpi files Jenkins runs with (Pipeline: workflow-*, durable-task, structs,
 # echarts-api, plugin-util-api, jackson2-api and their dependencies). CHECK names files of plugin/live/checks
-# (e.g. 20-pipeline) to run only those; the start-up checks always run. Without a war it prints one line and
+# (e.g. 20-pipeline) to run only those, or the path of a benchmark file (plugin/live/bench-*.sh); the start-up checks
+# always run. Without a war it prints one line and
 # exits 0. Output (Jenkins and agent logs, consoles, screenshots): plugin/target/live-run/ (LIVE_OUT).
 # Stops everything it started: Jenkins, agents, the cgroups and folders it made. Needs: root (policies and
 # cgroups are checked for real), a JDK, curl, chromium, util-linux (ionice), python3 (the fleet check reads JSON).
@@ -143,6 +144,11 @@ for file in "$LIVE"/checks/*.sh; do
   case $name in 10-*) ;; *) wanted "$name" || continue ;; esac
   echo "--- $name"
   source "$file"
+done
+for extra in "${ONLY[@]}"; do # a benchmark outside checks/, named by its path (plugin/live/bench-fleet-agents.sh)
+  [ -f "$extra" ] || continue
+  echo "--- $(basename "$extra" .sh)"
+  source "$extra"
 done
 
 # whatever ran: nothing from the plugin may have logged a warning or worse

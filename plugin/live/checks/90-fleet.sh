@@ -5,7 +5,10 @@
 #   fleet-nobody: agent JVM run as user nobody: cannot write cpu cgroups, so only per-task policies work (stands out);
 #                 its node property: policy idle and a cgroup parent whose name holds markup (escaping)
 #   fleet-cg:     agent JVM (root) started inside its own v1 cpu cgroup /schedpolicy-live-fleet; node property nice12;
+#                 no cgroup parent at first, so its launch groups go under its own cgroup: it stands out (AGENT_GROUP)
+#                 even once the idle parent exists, until its cgroup parent is set to the idle parent (MACHINE)
 #   built-in:     the controller JVM (root, root cpu cgroup, its own session = autogroup); the global default applies
+# The page: the summary (counts, the distinct fixes with their agents), one compact row per node, a page per agent.
 # One Pipeline build benchmarks built-in and fleet-cg in parallel: each row shows its own verdict and benchmark page.
 FLEET=manage/schedpolicy-fleet
 FLEET_CG=/sys/fs/cgroup/cpu/schedpolicy-live-fleet
@@ -126,17 +129,28 @@ check "fleet: refresh?node=fleet-cg probes that node only (the others stay idle)
     = "302 [False, False] 404"
 wait_probed fleet-cg
 # (other check files may have added nodes: the order is checked among this file's three)
-check "fleet JSON: fleet-nobody first (stands out), then built-in, then fleet-cg" \
-  test "$(jget "[a['name'] for a in d['agents'] if a['name'] in ('fleet-nobody', 'built-in', 'fleet-cg')]" <<<"$after")" = "['fleet-nobody', 'built-in', 'fleet-cg']"
 kernel=$(cat /proc/sys/kernel/osrelease)
 check "fleet JSON: every row reports this kernel ($kernel) and the hybrid layout, as the kernel does" \
   test "$(jget "sorted(set((a['agent']['kernel'], a['agent']['layout']) for a in d['agents'] if a['agent']))" <<<"$after")" = "[('$kernel', 'hybrid')]"
 check "fleet JSON: built-in runs as root in the root cpu cgroup, reach MACHINE, cpu-idle under the idle parent, default batch+nice5 from the global configuration" \
   test "$(jget "[row('built-in')['agent'][k] for k in ('user','reach')] + [row('built-in')['recommendation']['policy'], row('built-in')['recommendation']['cgroupParent'], row('built-in')['agentDefault'], row('built-in')['agentDefaultSource'], row('built-in')['agent']['taskGroup'].startswith('autogroup')]" <<<"$after")" \
     = "['root', 'MACHINE', 'cpu-idle', '$IDLE_PARENT', 'batch+nice5', 'global configuration', True]"
-check "fleet JSON: fleet-cg is in task group cgroup /schedpolicy-live-fleet, now reaches the machine through the idle parent, default nice12 (node property)" \
-  test "$(jget "[row('fleet-cg')['agent']['taskGroup'], row('fleet-cg')['agent']['reach'], row('fleet-cg')['standsOut'], row('fleet-cg')['idleParent']['usable'], row('fleet-cg')['agentDefault'], row('fleet-cg')['agentDefaultSource']]" <<<"$after")" \
-    = "['cgroup /schedpolicy-live-fleet', 'MACHINE', False, True, 'nice12', 'node property']"
+# the idle parent is there and usable, but fleet-cg has no cgroup parent: its groups go under its own cgroup
+check "fleet JSON: fleet-cg (task group cgroup /schedpolicy-live-fleet, no cgroup parent) still stands out after setup: reach AGENT_GROUP though the idle parent is usable; fix: set the cgroup parent, no command" \
+  test "$(jget "[row('fleet-cg')['agent']['taskGroup'], row('fleet-cg')['agent']['reach'], row('fleet-cg')['standsOut'], row('fleet-cg')['idleParent']['usable'], row('fleet-cg')['fix']['title'], row('fleet-cg')['fix']['command'], '$FLEET_CG' in row('fleet-cg')['fix']['reason']]" <<<"$after")" \
+    = "['cgroup /schedpolicy-live-fleet', 'AGENT_GROUP', True, True, 'Set the cgroup parent to the idle parent', None, True]"
+check "fleet JSON: the summary counts 2 that cannot protect, with 2 distinct fixes, each naming its agent" \
+  test "$(jget "str(d['summary']['cannot']) + ' ' + '; '.join(f['title'] + ': ' + ','.join(f['nodes']) for f in sorted(d['summary']['fixes'], key=lambda f: f['title']) if set(f['nodes']) & {'fleet-cg', 'fleet-nobody'})" <<<"$after")" \
+    = "2 Hand the idle parent to the agent's user: fleet-nobody; Set the cgroup parent to the idle parent: fleet-cg"
+# the administrator applies that fix: fleet-cg's launch groups go under the idle parent
+node_property fleet-cg '<dev.schedpolicy.jenkins.SchedPolicyNodeProperty><policy>nice12</policy><cgroupParent>'"$IDLE_PARENT"'</cgroupParent></dev.schedpolicy.jenkins.SchedPolicyNodeProperty>'
+http_status POST "$FLEET/refresh?node=fleet-cg" >/dev/null; sleep 0.3; wait_probed fleet-cg
+after=$(fleet_json)
+check "fleet JSON: with its cgroup parent set to $IDLE_PARENT, fleet-cg reaches the machine, needs no fix, default nice12 (node property)" \
+  test "$(jget "[row('fleet-cg')['agent']['reach'], row('fleet-cg')['standsOut'], row('fleet-cg')['fix'], row('fleet-cg')['recommendation']['cgroupParent'], row('fleet-cg')['agentDefault'], row('fleet-cg')['agentDefaultSource']]" <<<"$after")" \
+    = "['MACHINE', False, None, '$IDLE_PARENT', 'nice12', 'node property']"
+check "fleet JSON: fleet-nobody first (stands out), then built-in, then fleet-cg" \
+  test "$(jget "[a['name'] for a in d['agents'] if a['name'] in ('fleet-nobody', 'built-in', 'fleet-cg')]" <<<"$after")" = "['fleet-nobody', 'built-in', 'fleet-cg']"
 check "fleet JSON: fleet-nobody (uid 65534) cannot write cpu cgroups: idle works, cpu-idle does not, the idle parent is there but not usable" \
   test "$(jget "[row('fleet-nobody')['agent']['user'], row('fleet-nobody')['agent']['euid'], row('fleet-nobody')['agent']['cpuControllerWritable'], {c['name']: c['usable'] for c in row('fleet-nobody')['capabilities']}['idle'], {c['name']: c['usable'] for c in row('fleet-nobody')['capabilities']}['cpu-idle'], row('fleet-nobody')['idleParent']['exists'], row('fleet-nobody')['idleParent']['usable']]" <<<"$after")" \
     = "['nobody', 65534, False, True, False, True, False]"
@@ -181,17 +195,40 @@ note "verdicts: built-in: $(jget "'; '.join(v['line'] for v in row('built-in')['
 
 # --- the page ------------------------------------------------------------------------------------------------------
 page=$(browser open "$J/$FLEET/" shot "$OUT/screenshots/fleet.png" eval '[
-  [...document.querySelectorAll("#schedpolicy-fleet tbody tr[data-node]:not(.schedpolicy-fix)")].filter(r => ["built-in", "fleet-nobody", "fleet-cg"].includes(r.dataset.node)).length,
+  [...document.querySelectorAll("#schedpolicy-fleet tbody tr[data-node]")].filter(r => ["built-in", "fleet-nobody", "fleet-cg"].includes(r.dataset.node)).length,
   [...document.querySelectorAll("#schedpolicy-fleet tr.schedpolicy-stands-out")].map(r => r.dataset.node).join(","),
-  document.querySelector("#schedpolicy-fleet tr.schedpolicy-fix .schedpolicy-fix-command").innerText,
+  [...document.querySelectorAll("#schedpolicy-fixes li")].filter(l => /fleet-nobody/.test(l.innerText)).map(l => l.querySelector(".schedpolicy-fix-command").innerText).join(","),
   document.querySelectorAll("#schedpolicy-fleet .schedpolicy-verdicts a").length,
-  document.querySelectorAll("#schedpolicy-fleet i").length,
-  /<i>fleet<\/i>/.test(document.querySelector("#schedpolicy-fleet").innerText + [...document.querySelectorAll("#schedpolicy-fleet [title]")].map(e => e.title).join(" "))
+  document.querySelector("#schedpolicy-fleet tr[data-node=\"fleet-nobody\"] .schedpolicy-reach").innerText.trim(),
+  document.querySelector("#schedpolicy-range").innerText,
+  document.querySelectorAll("#schedpolicy-fixes i, #schedpolicy-fleet i").length,
+  /<i>fleet<\/i>/.test(document.querySelector("#schedpolicy-fixes").innerText)
 ].join("|")')
-check "fleet page: 3 rows, fleet-nobody marked with its fix command, verdict links on built-in and fleet-cg ($page)" \
-  bash -c "[[ '$page' =~ ^3\|fleet-nobody\|sudo\ schedpolicy\ setup\ --user\ nobody\|[2-9][0-9]*\| ]]"
-check "fleet page: the agent-reported cgroup parent '<i>fleet</i>' is shown as text, not markup (0 <i> elements)" \
+check "fleet page: 3 compact rows, fleet-nobody marked (reach 'task group'), its fix command in the summary's list of fixes, verdict links on built-in and fleet-cg ($page)" \
+  bash -c "[[ '$page' =~ ^3\|fleet-nobody\|sudo\ schedpolicy\ setup\ --user\ nobody\|[2-9][0-9]*\|task\ group\|rows\ 1- ]]"
+check "fleet page: the agent-reported cgroup parent '<i>fleet</i>' is shown as text in the fix, not markup (0 <i> elements)" \
   bash -c "[[ '$page' == *'|0|true' ]]"
+summary=$(browser open "$J/$FLEET/" eval '["schedpolicy-fleet-summary b", "schedpolicy-standing-out"].map((q, i) => i == 0 ? document.querySelector("#" + q).innerText : document.getElementById(q).innerText).join("|")')
+nodes_now=$(fleet_json | jget "len(d['agents'])")
+check "fleet page: the summary counts $nodes_now nodes and 1 that cannot protect ($summary)" test "$summary" = "$nodes_now|1"
+cannot=$(browser open "$J/$FLEET/?state=cannot&sort=name" eval '[...document.querySelectorAll("#schedpolicy-fleet tbody tr[data-node]")].map(r => r.dataset.node).join(",") + "|" + document.querySelector("#schedpolicy-state").value')
+check "fleet page: ?state=cannot shows only fleet-nobody, and the state menu says so ($cannot)" test "$cannot" = "fleet-nobody|cannot"
+bad=$(jcurl "$J/$FLEET/api/json?state=broken" | jget "(d['queryError'], len(d['agents']) == $nodes_now)")
+check "fleet: a state it does not know is refused in words with the allowed ones, and every row shows ($bad)" \
+  test "$bad" = "(\"state 'broken' is not one of all, cannot, protects, unknown, offline\", True)"
+paged=$(fleet_json '?size=1&page=2&sort=name' | jget "(d['paging']['pages'], [a['name'] for a in d['agents']])")
+check "fleet JSON: ?size=1&page=2&sort=name gives the second node by name, one of $nodes_now pages ($paged)" \
+  test "$paged" = "($nodes_now, ['$(fleet_json | jget "sorted(a['name'] for a in d['agents'])[1]")'])"
+agent=$(browser open "$J/$FLEET/agent/fleet-nobody/" shot "$OUT/screenshots/fleet-agent.png" eval '[
+  document.querySelector("h1").innerText,
+  document.querySelector("#schedpolicy-agent-fix .schedpolicy-fix-command").innerText,
+  document.querySelectorAll("#schedpolicy-agent .schedpolicy-parts .schedpolicy-part").length,
+  document.querySelectorAll("#schedpolicy-agent i, #schedpolicy-agent-fix i").length,
+  /<i>fleet<\/i>/.test(document.body.innerText)
+].join("|")')
+check "fleet agent page: fleet-nobody's details one click away: its fix command, the 9 policy parts tried, markup shown as text ($agent)" \
+  test "$agent" = "fleet-nobody|sudo schedpolicy setup --user nobody|9|0|true"
+check "fleet agent page: an unknown node is 404" test "$(jcurl -o /dev/null -w '%{http_code}' "$J/$FLEET/agent/no-such-node/")" = 404
 shot manage manage
 badge=$(browser open "$J/manage/" eval '[...document.querySelectorAll("a[href$=\"schedpolicy-fleet\"], a[href$=\"schedpolicy-fleet/\"]")].map(a => a.innerText.replace(/\s+/g, " ")).join(" / ")')
 check "Manage Jenkins: the Sched Policy link with a badge of 1 agent that stands out ($badge)" bash -c "grep -q 'Sched Policy' <<<'$badge' && grep -qw 1 <<<'$badge'"

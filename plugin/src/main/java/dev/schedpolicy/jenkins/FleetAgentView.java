@@ -36,6 +36,32 @@ public final class FleetAgentView {
         return row.node();
     }
 
+    /** This view's own page below the fleet view, relative to it: {@code agent/NAME/}. */
+    public String getDetailsUrl() {
+        return "agent/" + hudson.Util.rawEncode(row.node()) + "/";
+    }
+
+    /** The reach in the few letters of a table cell ("machine", "agent group", "task group"), or null when unknown. */
+    @CheckForNull
+    public String getReachShort() {
+        AgentSummary s = summary();
+        return s == null ? null : s.reach().label();
+    }
+
+    /** "cpu-idle under /sys/fs/cgroup/cpu/schedpolicy.idle", or null when unknown. */
+    @CheckForNull
+    public String getRecommended() {
+        AgentSummary s = summary();
+        return s == null ? null : s.recommended();
+    }
+
+    /** The title of the agent's fix, or null when it needs none (or is unknown). */
+    @CheckForNull
+    public String getFixTitle() {
+        AgentSummary s = summary();
+        return s == null || s.fix() == null ? null : s.fix().title();
+    }
+
     /** The node's page, relative to Jenkins' root. */
     public String getUrl() {
         return row.builtIn() ? "computer/(built-in)/" : "computer/" + hudson.Util.rawEncode(row.node()) + "/";
@@ -49,6 +75,11 @@ public final class FleetAgentView {
     @Exported
     public List<String> getLabels() {
         return row.labels();
+    }
+
+    /** The labels as a person reads them: "linux docker". */
+    public String getLabelWords() {
+        return String.join(" ", row.labels());
     }
 
     @Exported
@@ -174,7 +205,10 @@ public final class FleetAgentView {
         return m;
     }
 
-    /** The fix for an agent that stands out: {@code command} (null when no single command does it) and {@code reason}. */
+    /**
+     * The fix for an agent that stands out: {@code title}, {@code command} (null when no single command does it) and
+     * {@code reason}.
+     */
     @Exported
     @CheckForNull
     public Map<String, Object> getFix() {
@@ -183,6 +217,7 @@ public final class FleetAgentView {
             return null;
         }
         Map<String, Object> m = new LinkedHashMap<>();
+        m.put("title", s.fix().title());
         m.put("command", s.fix().command());
         m.put("reason", s.fix().reason());
         return m;

@@ -3,6 +3,8 @@ package dev.schedpolicy.jenkins;
 import dev.schedpolicy.engine.fleet.LatestVerdicts;
 import hudson.model.Job;
 import hudson.model.Run;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import jenkins.model.Jenkins;
 
 /**
@@ -12,14 +14,17 @@ import jenkins.model.Jenkins;
  */
 final class FleetBenchmarks {
     static final int BUILDS_PER_JOB = 10;
+    private static final Logger LOGGER = Logger.getLogger(FleetBenchmarks.class.getName());
 
     private FleetBenchmarks() {
     }
 
     static LatestVerdicts scan() {
         LatestVerdicts latest = new LatestVerdicts();
+        int builds = 0;
         for (Job<?, ?> job : Jenkins.get().allItems(Job.class)) {
             for (Run<?, ?> run : job.getBuilds().limit(BUILDS_PER_JOB)) {
+                builds++;
                 // a Pipeline that benchmarks several agents in parallel adds one action per agent
                 for (BenchmarkBuildAction action : run.getActions(BenchmarkBuildAction.class)) {
                     BenchmarkResult result = action.getResult();
@@ -30,6 +35,7 @@ final class FleetBenchmarks {
                 }
             }
         }
+        LOGGER.log(Level.FINE, "fleet view: searched {0} builds for benchmark verdicts", builds);
         return latest;
     }
 }

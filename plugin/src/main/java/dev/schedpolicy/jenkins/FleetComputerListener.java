@@ -10,6 +10,6 @@ import hudson.slaves.ComputerListener;
 public class FleetComputerListener extends ComputerListener {
     @Override
     public void onOnline(final Computer c, final TaskListener listener) {
-        FleetProbes.get().refresh(c);
+        FleetProbes.get().probeConnected(c);
     }
 }

@@ -1,29 +1,27 @@
 package dev.schedpolicy.jenkins;
 
-import dev.schedpolicy.engine.fleet.FleetRow;
+import dev.schedpolicy.engine.fleet.FleetPage;
+import dev.schedpolicy.engine.fleet.FleetQuery;
 import dev.schedpolicy.engine.fleet.FleetText;
-import dev.schedpolicy.engine.fleet.LatestVerdicts;
-import dev.schedpolicy.engine.fleet.ProbeResult;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.Extension;
 import hudson.model.Api;
 import hudson.model.Computer;
-import hudson.model.Label;
 import hudson.model.ManagementLink;
 import hudson.model.Node;
-import hudson.model.labels.LabelAtom;
 import hudson.security.Permission;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import jenkins.management.Badge;
 import jenkins.model.Jenkins;
+import jenkins.security.stapler.StaplerDispatchable;
 import org.kohsuke.stapler.HttpResponse;
 import org.kohsuke.stapler.HttpResponses;
 import org.kohsuke.stapler.QueryParameter;
 import org.kohsuke.stapler.Stapler;
 import org.kohsuke.stapler.StaplerProxy;
-import org.kohsuke.stapler.StaplerRequest2;
 import org.kohsuke.stapler.WebMethod;
 import org.kohsuke.stapler.export.Exported;
 import org.kohsuke.stapler.export.ExportedBean;
@@ -75,14 +73,14 @@ public class FleetLink extends ManagementLink implements StaplerProxy {
     @CheckForNull
     @Override
     public Badge getBadge() {
-        long out = allNodes().stream()
+        long out = FleetSnapshot.allNodes().stream()
                 .map(n -> FleetProbes.get().result(FleetProbes.nameOf(n.getNodeName())))
                 .filter(r -> r != null && r.summary() != null && r.summary().standsOut()).count();
         return out == 0 ? null : new Badge(Long.toString(out), out + " agents cannot protect test jobs in other task groups",
                 Badge.Severity.WARNING);
     }
 
-    /** Every URL below this page (the page, api/json, fleet.txt, refresh) needs at least Overall/SystemRead. */
+    /** Every URL below this page (the page, api/json, fleet.txt, refresh, agent/NAME/) needs at least Overall/SystemRead. */
     @Override
     public Object getTarget() {
         Jenkins.get().checkPermission(Jenkins.SYSTEM_READ);
@@ -97,47 +95,65 @@ public class FleetLink extends ManagementLink implements StaplerProxy {
         return Jenkins.get().hasPermission(Jenkins.ADMINISTER);
     }
 
+    /** The rows for the page: 50 at a time unless {@code ?size=} says otherwise. */
+    public FleetView getView() {
+        return new FleetView(FleetSnapshot.of(Stapler.getCurrentRequest2(), FleetQuery.PAGE_SIZE), System.currentTimeMillis());
+    }
+
+    /** The API's rows: all of them unless {@code ?size=} or {@code ?page=} asks for pages. */
+    private static FleetSnapshot api() {
+        return FleetSnapshot.of(Stapler.getCurrentRequest2(), 0);
+    }
+
     /** The label expression the rows are filtered by ({@code ?label=...}), or "" for all. */
     @Exported
     public String getLabel() {
-        StaplerRequest2 req = Stapler.getCurrentRequest2();
-        String label = req == null ? null : req.getParameter("label");
-        return label == null ? "" : label.strip();
+        return api().label;
     }
 
     /** Why the label expression was not understood, or null. */
     @Exported
     @CheckForNull
     public String getLabelError() {
-        try {
-            labelFilter();
-            return null;
-        } catch (IllegalArgumentException e) {
-            return "not a label expression: " + e.getMessage();
-        }
+        return api().labelError;
     }
 
+    /** Why {@code state}, {@code sort}, {@code page} or {@code size} was not understood (then all rows show), or null. */
+    @Exported
     @CheckForNull
-    private Label labelFilter() {
-        String expr = getLabel();
-        return expr.isEmpty() ? null : Label.parseExpression(expr);
+    public String getQueryError() {
+        return api().queryError;
     }
 
-    /** The rows: agents that stand out first, then unknown ones, then the rest (see {@link FleetRow#ORDER}). */
+    /** The rows asked for: agents that stand out first, then unknown ones, then the rest (see {@link FleetQuery}). */
     @Exported(inline = true)
     public List<FleetAgentView> getAgents() {
         long now = System.currentTimeMillis();
-        return rows().stream().map(r -> new FleetAgentView(r, now)).toList();
+        return api().page.rows().stream().map(r -> new FleetAgentView(r, now)).toList();
     }
 
+    /** Nodes matching the label filter whose builds cannot protect test jobs in other task groups. */
     @Exported
     public long getStandingOut() {
-        return rows().stream().filter(FleetRow::standsOut).count();
+        return api().summary.cannot();
     }
 
-    /** For index.jelly, which computes the rows once per view. */
-    public long countStandingOut(final List<FleetAgentView> agents) {
-        return agents.stream().filter(FleetAgentView::isStandsOut).count();
+    /** The counts and the distinct fixes with their agents, over every node matching the label filter. */
+    @Exported
+    public Map<String, Object> getSummary() {
+        return FleetView.summaryMap(api().summary);
+    }
+
+    /** Rows matching the filters, page number and pages: {@code agents} holds one page of them. */
+    @Exported
+    public Map<String, Object> getPaging() {
+        FleetPage page = api().page;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("matching", page.matching());
+        m.put("page", page.page());
+        m.put("pages", page.pages());
+        m.put("size", page.size());
+        return m;
     }
 
     /** How many of each job's newest builds are searched for benchmark verdicts. */
@@ -146,40 +162,12 @@ public class FleetLink extends ManagementLink implements StaplerProxy {
         return FleetBenchmarks.BUILDS_PER_JOB;
     }
 
-    private List<FleetRow> rows() {
-        Label filter;
-        try {
-            filter = labelFilter();
-        } catch (IllegalArgumentException e) {
-            filter = null; // getLabelError says so; showing every node beats showing none
-        }
-        LatestVerdicts verdicts = FleetBenchmarks.scan();
-        List<FleetRow> rows = new ArrayList<>();
-        for (Node node : allNodes()) {
-            if (filter == null || filter.matches(node)) {
-                rows.add(row(node, verdicts));
-            }
-        }
-        rows.sort(FleetRow.ORDER);
-        return rows;
-    }
-
-    private static List<Node> allNodes() {
-        Jenkins j = Jenkins.get();
-        List<Node> nodes = new ArrayList<>();
-        nodes.add(j);
-        nodes.addAll(j.getNodes());
-        return nodes;
-    }
-
-    private static FleetRow row(final Node node, final LatestVerdicts verdicts) {
-        String name = FleetProbes.nameOf(node.getNodeName());
-        Computer c = node.toComputer();
-        ProbeResult probe = FleetProbes.get().result(name);
-        List<String> labels = node.getAssignedLabels().stream().filter(l -> !l.isSelfLabel()).map(LabelAtom::getName)
-                .sorted().toList();
-        return new FleetRow(name, node == Jenkins.get(), labels, c != null && c.isOnline(), probe, FleetProbes.get().probing(name),
-                NodeDefaults.policyFor(node), NodeDefaults.policySourceOf(node), verdicts.forNode(name));
+    /** One node's page with everything its probe found: {@code agent/NAME/}; null (404) for a node that does not exist. */
+    @CheckForNull
+    @StaplerDispatchable // the view is a plain bean with an index.jelly: Jenkins routes to it only when told
+    public FleetAgentView getAgent(final String name) {
+        Node node = name.equals("built-in") ? Jenkins.get() : Jenkins.get().getNode(name);
+        return node == null ? null : new FleetAgentView(FleetSnapshot.row(node, FleetBenchmarks.scan()), System.currentTimeMillis());
     }
 
     /** Probes every online node again ({@code node=NAME}: only that one) in the background, then shows the page. */
@@ -201,6 +189,6 @@ public class FleetLink extends ManagementLink implements StaplerProxy {
     /** The same rows as plain text, for scripts: {@code curl .../manage/schedpolicy-fleet/fleet.txt}. */
     @WebMethod(name = "fleet.txt")
     public HttpResponse doFleetTxt() {
-        return HttpResponses.text(FleetText.render(rows(), System.currentTimeMillis()));
+        return HttpResponses.text(FleetText.render(api().page.rows(), System.currentTimeMillis()));
     }
 }

@@ -1,33 +1,43 @@
 package dev.schedpolicy.jenkins;
 
-import dev.schedpolicy.engine.fleet.AgentSummary;
+import dev.schedpolicy.engine.fleet.FleetProbeQueue;
 import dev.schedpolicy.engine.fleet.ProbeResult;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import hudson.model.Computer;
+import hudson.model.Node;
 import hudson.remoting.VirtualChannel;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import jenkins.model.Jenkins;
 
 /**
  * The fleet view's cache: the last probe of every node, kept in memory (a restart probes again as the agents connect).
- * Probes run on remoting's thread pool, one at a time per node, and give up after {@link #TIMEOUT_SECONDS}; the page
- * only ever reads the cache, so a slow or offline agent never holds it up.
+ * Probes go through the engine's {@link FleetProbeQueue}: at most {@link #MAX_IN_FLIGHT} at once on threads of its own
+ * (not remoting's pool, which agents' connections need), one per node, each given up after {@link #TIMEOUT_SECONDS}
+ * ({@link #FIRST_TIMEOUT_SECONDS} for the first probe after a node connects). The
+ * page only ever reads the cache, so a slow or offline agent never holds it up; a deleted node's entry is dropped.
  */
 final class FleetProbes {
-    /** A probe takes about a second (scratch processes, cgroup trials); a minute means the agent is stuck. */
-    static final int TIMEOUT_SECONDS = 60;
+    /** Enough to refresh 1,000 agents in well under a minute at a warm probe's 0.03-0.4 s (docs/jenkins.md). */
+    static final int MAX_IN_FLIGHT = 16;
+    /**
+     * A warm probe takes under a second, an agent's first (the engine loaded through remoting) 2-4 s on a busy machine;
+     * 30 s means the agent is stuck, and keeps a refresh of 1,000 agents under a minute even with every slot stuck once.
+     */
+    static final int TIMEOUT_SECONDS = 30;
+    /**
+     * An agent's first probe after it connects loads the engine through remoting: measured 24-30 s and more for 8 agents
+     * connecting at once on a 2-CPU machine at load 40-57 (docs/jenkins.md), 2-4 s on a quieter one.
+     */
+    static final int FIRST_TIMEOUT_SECONDS = 120;
     private static final Logger LOGGER = Logger.getLogger(FleetProbes.class.getName());
     private static final FleetProbes INSTANCE = new FleetProbes();
 
-    private final Map<String, ProbeResult> results = new ConcurrentHashMap<>();
-    private final Map<String, Future<?>> running = new ConcurrentHashMap<>();
+    private final FleetProbeQueue queue = new FleetProbeQueue(MAX_IN_FLIGHT, Duration.ofSeconds(TIMEOUT_SECONDS),
+            "Sched Policy fleet probe");
 
     static FleetProbes get() {
         return INSTANCE;
@@ -40,62 +50,76 @@ final class FleetProbes {
 
     @CheckForNull
     ProbeResult result(final String name) {
-        return results.get(name);
+        return queue.result(name);
     }
 
+    /** Whether a probe of the node is queued or running. */
     boolean probing(final String name) {
-        Future<?> f = running.get(name);
-        return f != null && !f.isDone();
+        return queue.pending(name);
     }
 
-    /** Probes every online node; returns at once. */
+    /** Nodes with a result in the cache. */
+    int size() {
+        return queue.size();
+    }
+
+    /** Probes every online node, at most {@link #MAX_IN_FLIGHT} at once; drops nodes that are gone; returns at once. */
     void refreshAll() {
         Jenkins j = Jenkins.get();
+        Set<String> names = new HashSet<>();
+        names.add(nameOf(""));
+        for (Node n : j.getNodes()) {
+            names.add(nameOf(n.getNodeName()));
+        }
+        queue.retainOnly(names);
         for (Computer c : j.getComputers()) {
             refresh(c);
         }
     }
 
-    /** Starts a probe of the node unless it is offline or one is under way; returns at once. */
+    /** Queues a probe of the node unless it is offline or one is pending; returns at once. */
     void refresh(final Computer computer) {
+        refresh(computer, Duration.ofSeconds(TIMEOUT_SECONDS));
+    }
+
+    /** The first probe of a node that has just connected: with {@link #FIRST_TIMEOUT_SECONDS}. */
+    void probeConnected(final Computer computer) {
+        refresh(computer, Duration.ofSeconds(FIRST_TIMEOUT_SECONDS));
+    }
+
+    private void refresh(final Computer computer, final Duration timeout) {
         if (computer.isOffline() || computer.getNode() == null) {
             return; // its last result stays, with its age: an offline agent has nothing newer to say
         }
         String name = nameOf(computer.getName());
-        running.compute(name, (k, f) -> f != null && !f.isDone() ? f
-                : Computer.threadPoolForRemoting.submit(() -> probe(computer, name)));
+        submit(name, timeout, () -> {
+            VirtualChannel channel = computer.getChannel();
+            Node node = computer.getNode();
+            // went offline while queued: nothing to ask, the last result stays
+            return channel == null || node == null ? null
+                    : channel.callAsync(new AgentCalls.ProbeSummary(NodeDefaults.cgroupParentFor(node)));
+        });
     }
 
-    private void probe(final Computer computer, final String name) {
-        long start = System.currentTimeMillis();
-        VirtualChannel channel = computer.getChannel();
-        if (channel == null) {
-            return; // went offline meanwhile
-        }
-        Future<String> call = null;
-        try {
-            call = channel.callAsync(new AgentCalls.ProbeSummary(NodeDefaults.cgroupParentFor(computer.getNode())));
-            String json = call.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            long end = System.currentTimeMillis();
-            results.put(name, ProbeResult.of(AgentSummary.fromJson(json), end, end - start));
-        } catch (TimeoutException e) {
-            call.cancel(true);
-            failed(name, start, "no answer within " + TIMEOUT_SECONDS + " s (the agent is busy or stuck)");
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            failed(name, start, cause.getClass().getSimpleName() + ": " + cause.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            failed(name, start, "interrupted (Jenkins is shutting down)");
-        } catch (java.io.IOException | RuntimeException e) {
-            failed(name, start, e.getClass().getSimpleName() + ": " + e.getMessage());
-        }
+    /** Queues a probe made by {@code prober} (the call to the agent); false when one of that node is pending. */
+    boolean submit(final String name, final FleetProbeQueue.Prober prober) {
+        return submit(name, Duration.ofSeconds(TIMEOUT_SECONDS), prober);
     }
 
-    private void failed(final String name, final long start, final String why) {
-        long end = System.currentTimeMillis();
-        // the page shows it; not a warning in the log, since an agent that disconnects mid-probe is normal
-        LOGGER.log(Level.INFO, "Sched Policy probe of {0} failed: {1}", new Object[] {name, why});
-        results.put(name, ProbeResult.failed(why, end, end - start));
+    private boolean submit(final String name, final Duration timeout, final FleetProbeQueue.Prober prober) {
+        return queue.submit(name, () -> {
+            try {
+                return prober.start();
+            } catch (Exception e) {
+                // the page shows it; not a warning in the log, since an agent that disconnects mid-probe is normal
+                LOGGER.log(Level.INFO, "Sched Policy probe of {0} failed: {1}", new Object[] {name, e.toString()});
+                throw e;
+            }
+        }, timeout);
+    }
+
+    /** Drops a deleted node's result (a cloud's pods come and go: one entry each would pile up forever). */
+    void forget(final String name) {
+        queue.forget(name);
     }
 }

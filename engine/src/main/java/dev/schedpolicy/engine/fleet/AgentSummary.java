@@ -67,6 +67,11 @@ public record AgentSummary(String kernel, int cpus, String user, int euid, Strin
         return !reach.acrossTaskGroups();
     }
 
+    /** The recommended policy and where its group goes: "cpu-idle under /sys/fs/cgroup/cpu/schedpolicy.idle". */
+    public String recommended() {
+        return recommendation.policy() + (recommendation.cgroupParent() == null ? "" : " under " + recommendation.cgroupParent());
+    }
+
     public String toJson() {
         try {
             return JSON.writeValueAsString(this);

@@ -54,8 +54,7 @@ public final class FleetText {
             return new String[] {r.node(), state, "?", "?", "?", "?", "?", "?", defaults};
         }
         String parent = !s.idleParent().exists() ? "absent" : s.idleParent().usable() ? "usable" : "not-usable";
-        String recommended = s.recommendation().policy()
-                + (s.recommendation().cgroupParent() == null ? "" : " under " + s.recommendation().cgroupParent());
+        String recommended = s.recommended();
         return new String[] {r.node(), state, s.kernel(), s.layout(), s.cpuControllerWritable() ? "writable" : "not-writable",
             parent, s.reach().name().toLowerCase(Locale.ROOT).replace('_', '-'), recommended, defaults};
     }

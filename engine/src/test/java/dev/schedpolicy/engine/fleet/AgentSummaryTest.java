@@ -9,10 +9,13 @@ import dev.schedpolicy.engine.probe.Capability;
 import dev.schedpolicy.engine.probe.ProbeReport;
 import dev.schedpolicy.engine.probe.Recommendation;
 import dev.schedpolicy.engine.probe.TaskGroupScope;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The fleet view's rules: how far a lowered build gives way on an agent, what stands out, and the one fix. */
 class AgentSummaryTest {
@@ -34,9 +37,17 @@ class AgentSummaryTest {
         return caps;
     }
 
+    /** An agent whose launch groups go to its own cgroup (no cgroup parent set): /sys/fs/cgroup/cpu plus its task group. */
     private static ProbeReport report(final String mode, final String controller, final int euid, final String taskGroup,
             final boolean cgroups) {
-        return new ProbeReport(1, "6.18.0", 2, euid, caps(cgroups), mode, controller, "/sys/fs/cgroup/cpu/agent", cgroups,
+        String own = taskGroup.startsWith("autogroup") ? "/" : taskGroup.replaceFirst("^cgroup ", "");
+        return report(mode, controller, euid, taskGroup, cgroups, ("/sys/fs/cgroup/cpu" + own).replaceFirst("/$", ""));
+    }
+
+    /** @param launchParent where the agent's launch groups go: its cgroup parent, or its own cgroup when it has none */
+    private static ProbeReport report(final String mode, final String controller, final int euid, final String taskGroup,
+            final boolean cgroups, final String launchParent) {
+        return new ProbeReport(1, "6.18.0", 2, euid, caps(cgroups), mode, controller, launchParent, cgroups,
                 Map.of(), true, new TaskGroupScope(taskGroup, 3, 120, List.of(), List.of()));
     }
 
@@ -45,14 +56,66 @@ class AgentSummaryTest {
     }
 
     @Test
-    void shouldReachTheWholeMachineUnderAUsableIdleParentAndNeedNoFix() {
-        AgentSummary s = summary(report("hybrid", "v1 at /sys/fs/cgroup/cpu", 0, "cgroup /agent", true), USABLE, "root");
+    void shouldReachTheWholeMachineWhenLaunchGroupsGoUnderAUsableIdleParentAndNeedNoFix() {
+        AgentSummary s = summary(report("hybrid", "v1 at /sys/fs/cgroup/cpu", 0, "cgroup /agent", true, PARENT), USABLE, "root");
         assertThat(s.reach()).isEqualTo(Reach.MACHINE);
         assertThat(s.standsOut()).isFalse();
         assertThat(s.fix()).isNull();
         assertThat(s.recommendation().policy()).isEqualTo("cpu-idle");
         assertThat(s.recommendation().cgroupParent()).isEqualTo(PARENT);
         assertThat(s.idleParent().setupCommand()).isEqualTo("sudo schedpolicy setup");
+    }
+
+    @Test
+    void shouldReachTheWholeMachineFromAGroupBelowTheIdleParent() {
+        AgentSummary s = summary(report("v1", "v1 at /sys/fs/cgroup/cpu", 0, "cgroup /agent", true, PARENT + "/builds"), USABLE,
+                "root");
+        assertThat(s.reach()).isEqualTo(Reach.MACHINE);
+    }
+
+    @Test
+    void shouldNotReachTheMachineFromTheAgentsOwnCgroupThoughTheIdleParentIsUsable() {
+        // no cgroup parent set: launch groups go under the agent's own cgroup, whatever the idle parent's state
+        AgentSummary s = summary(report("hybrid", "v1 at /sys/fs/cgroup/cpu", 0, "cgroup /agent", true), USABLE, "root");
+        assertThat(s.reach()).isEqualTo(Reach.AGENT_GROUP);
+        assertThat(s.standsOut()).isTrue();
+        assertThat(s.fix().command()).isNull();
+        assertThat(s.fix().title()).isEqualTo("Set the cgroup parent to the idle parent");
+        assertThat(s.fix().reason()).contains("/sys/fs/cgroup/cpu/agent", "cgroup parent", PARENT);
+    }
+
+    @Test
+    void shouldNotReachTheMachineFromACgroupParentBesideTheIdleParent() {
+        AgentSummary s = summary(report("v1", "v1 at /sys/fs/cgroup/cpu", 0, "cgroup /agent", true, "/sys/fs/cgroup/cpu/schedpolicy"),
+                USABLE, "root");
+        assertThat(s.reach()).isEqualTo(Reach.AGENT_GROUP);
+        assertThat(s.fix().reason()).contains("/sys/fs/cgroup/cpu/schedpolicy", PARENT);
+    }
+
+    @Test
+    void shouldReachTheWholeMachineFromTheIdleParentTypedThroughASymlinkToTheHierarchy(@TempDir final Path root) throws Exception {
+        // systemd mounts cpu,cpuacct and links cpu to it: an administrator may type either
+        Path real = Files.createDirectories(root.resolve("cpu,cpuacct/schedpolicy.idle"));
+        Files.createSymbolicLink(root.resolve("cpu"), root.resolve("cpu,cpuacct"));
+        IdleParent.Status usable = new IdleParent.Status(real.toString(), true, true, true, "usable");
+        AgentSummary s = summary(report("v1", "v1 at " + root.resolve("cpu,cpuacct"), 0, "cgroup /agent", true,
+                root.resolve("cpu/schedpolicy.idle").toString()), usable, "root");
+        assertThat(s.reach()).isEqualTo(Reach.MACHINE);
+    }
+
+    @Test
+    void shouldReachTheWholeMachineFromACgroupParentAtTheTopOfTheHierarchy() {
+        AgentSummary s = summary(report("v1", "v1 at /sys/fs/cgroup/cpu", 0, "cgroup /agent", true, "/sys/fs/cgroup/cpu"), ABSENT,
+                "root");
+        assertThat(s.reach()).isEqualTo(Reach.MACHINE);
+    }
+
+    @Test
+    void shouldSayTheCgroupParentMustPointThereAfterCreatingTheIdleParent() {
+        AgentSummary s = summary(report("v1", "v1 at /sys/fs/cgroup/cpu", 0, "cgroup /agent", true), ABSENT, "root");
+        assertThat(s.fix().command()).isEqualTo("sudo schedpolicy setup");
+        assertThat(s.fix().title()).isEqualTo("Create the idle parent");
+        assertThat(s.fix().reason()).contains("then set the cgroup parent to " + PARENT);
     }
 
     @Test

@@ -18,10 +18,11 @@ import org.junit.jupiter.api.Test;
 class FleetViewTest {
     private static final long NOW = 1_000_000_000L;
 
+    /** An agent whose launch groups go under the idle parent (its cgroup parent). */
     private static AgentSummary summary(final boolean cgroups, final IdleParent.Status parent, final int euid, final String user) {
         List<Capability> caps = new ArrayList<>(List.of(new Capability("nice", true, "ok"), new Capability("idle", true, "ok")));
         caps.add(new Capability("cpu-idle", cgroups, cgroups ? "ok" : "permission denied"));
-        ProbeReport probe = new ProbeReport(1, "6.18.0", 2, euid, caps, "hybrid", "v1 at /sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu/a",
+        ProbeReport probe = new ProbeReport(1, "6.18.0", 2, euid, caps, "hybrid", "v1 at /sys/fs/cgroup/cpu", parent.path(),
                 cgroups, Map.of(), true, new TaskGroupScope("cgroup /a", 1, 50, List.of(), List.of()));
         return AgentSummary.of(new AgentAdvice(probe, parent, Recommendation.of(probe, parent), null /* the fleet summary does not read the two questions */), user);
     }
