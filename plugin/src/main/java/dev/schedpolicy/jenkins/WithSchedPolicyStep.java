@@ -1,5 +1,6 @@
 package dev.schedpolicy.jenkins;
 
+import dev.schedpolicy.engine.agent.BlockRecord;
 import dev.schedpolicy.engine.agent.UsageRecord;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
@@ -8,6 +9,7 @@ import hudson.Extension;
 import hudson.LauncherDecorator;
 import hudson.model.Computer;
 import hudson.model.Node;
+import hudson.model.Result;
 import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.remoting.VirtualChannel;
@@ -18,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import net.sf.json.JSONObject;
 import org.jenkinsci.plugins.workflow.steps.BodyInvoker;
+import org.jenkinsci.plugins.workflow.steps.FlowInterruptedException;
 import org.jenkinsci.plugins.workflow.steps.GeneralNonBlockingStepExecution;
 import org.jenkinsci.plugins.workflow.steps.Step;
 import org.jenkinsci.plugins.workflow.steps.StepContext;
@@ -155,8 +158,17 @@ public class WithSchedPolicyStep extends Step {
         private void startBlock() throws Exception {
             StepContext context = getContext();
             SchedPolicyBlock enclosing = context.get(SchedPolicyBlock.class);
-            LaunchSettings settings = BlockStarter.start(KIND, context.get(Run.class), context.get(Node.class), channel(context),
-                    enclosing == null ? null : enclosing.effectivePolicy(), requested, context.get(TaskListener.class));
+            LaunchSettings settings;
+            try {
+                settings = BlockStarter.start(KIND, context.get(Run.class), context.get(Node.class), channel(context),
+                        enclosing == null ? null : enclosing.effectivePolicy(), requested, context.get(TaskListener.class));
+            } catch (InterruptedException e) {
+                // aborted while the agent probed the block (a slow launch handshake): the bare InterruptedException
+                // reached the console as a stack trace; an abort is one line and the ABORTED result
+                context.get(TaskListener.class).getLogger().println("[schedpolicy] " + KIND
+                        + ": the build was aborted while the agent probed the block's policy; the body did not run");
+                throw new FlowInterruptedException(Result.ABORTED, true);
+            }
             blockKey = settings.blockKey();
             context.newBodyInvoker()
                     .withContexts(BodyInvoker.mergeLauncherDecorators(context.get(LauncherDecorator.class),
@@ -176,8 +188,10 @@ public class WithSchedPolicyStep extends Step {
 
             @Override
             protected void finished(final StepContext context) throws Exception {
-                UsageRecord usage = channel(context).call(new AgentCalls.FinishBlock(key));
                 Run<?, ?> run = context.get(Run.class);
+                BlockRecord block = SchedPolicyAction.of(run).block(key);
+                UsageRecord usage = channel(context).call(new AgentCalls.FinishBlock(key,
+                        block == null ? java.util.List.of() : block.cgroupPaths()));
                 SchedPolicyAction.of(run).finishBlock(key, usage);
                 if (usage.groups() > 0) {
                     context.get(TaskListener.class).getLogger().println("[schedpolicy] block cgroup usage: " + usage.describe());

@@ -93,6 +93,12 @@ public final class BlockRecord implements Serializable {
         return List.copyOf(warnings);
     }
 
+    /** The cpu cgroups of the block's launches (as /proc showed them), for ending a block another registry started. */
+    public List<String> cgroupPaths() {
+        return launches.stream().map(LaunchRecord::cpuCgroup)
+                .filter(g -> g != null && g.substring(g.lastIndexOf('/') + 1).startsWith("schedpolicy-")).distinct().toList();
+    }
+
     public List<LaunchRecord> launches() {
         return List.copyOf(launches);
     }
