@@ -65,7 +65,13 @@ leftovers() {
   SWEPT=$((SWEPT + before - $(grep -c . <<<"$groups")))
   LEFT="$(wc -w <<<"$procs") processes, $(grep -c . <<<"$groups") groups, $(grep -c . <<<"$hs") handshake entries"
   LEFTOVERS=$((LEFTOVERS + $(wc -w <<<"$procs") + $(grep -c . <<<"$groups") + $(grep -c . <<<"$hs")))
-  [ -z "$procs$groups$hs" ] || { echo "left: $procs $groups $hs" >>"$OUT/checks.log"; return 1; }
+  [ -z "$procs$groups$hs" ] || {
+    echo "left after $1: $procs $groups $hs" >>"$OUT/checks.log"
+    local g q
+    for g in $groups; do for q in $(cat "$g/cgroup.procs" 2>/dev/null); do
+      echo "  in $g: $q $(tr '\0' ' ' <"/proc/$q/cmdline" 2>/dev/null | cut -c1-120)" >>"$OUT/checks.log"; done; done
+    return 1
+  }
 }
 reset_session() { CRUMB=; rm -f "$OUT/cookies"; }
 
