@@ -53,6 +53,10 @@ class AdoptedGroupsITest {
         Path dir = Path.of("/sys/fs/cgroup/cpu" + group);
         assumeTrue(Files.isDirectory(dir), "needs the v1 cpu hierarchy at /sys/fs/cgroup/cpu: " + dir);
 
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (p.descendants().findAny().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10); // the loop is done (CPU used, so usage to report) once the shell started its sleep
+        }
         after = registry(); // the old one is never asked again, as an agent's registry of a closed connection
         UsageRecord usage = after.finishBlock("block-r", List.of(group, "/", "/not-ours/x"));
 
