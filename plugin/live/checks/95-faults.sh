@@ -42,6 +42,7 @@ groups_of() { local p; for p in "$@"; do find /sys/fs/cgroup/cpu -maxdepth 4 -ty
 # PID: a dead JVM's groups are the ones it had when it died (gone PID), not whatever carries its PID later
 : >"$FD/dead-groups"
 gone() { groups_of "$1" >>"$FD/dead-groups"; echo "$1" >>"$FD/dead-pids"; }
+dead_now() { while read -r g; do [ -d "$g" ] && echo "$g"; done <"$FD/dead-groups"; return 0; }
 ours_now() { # groups of the live JVMs of this file, and those the dead ones left that still exist
   local p
   for p in "${JVMS[@]}"; do kill -0 "$p" 2>/dev/null && ! grep -qx "$p" "$FD/dead-pids" 2>/dev/null && groups_of "$p"; done
@@ -59,10 +60,10 @@ leftovers() {
   wait_gone "$1" 30
   # a live agent's registry reaps an empty group of a launch outside any block every 15 s
   for _ in $(seq 100); do [ -z "$(ours_now)" ] && break; sleep 0.2; done
-  before=$(ours_now | grep -c .)
+  before=$(dead_now | grep -c .)
   next_start
   groups=$(ours_now) procs=$(marked "$1") hs=$(handshakes)
-  SWEPT=$((SWEPT + before - $(grep -c . <<<"$groups")))
+  SWEPT=$((SWEPT + before - $(dead_now | grep -c .)))
   LEFT="$(wc -w <<<"$procs") processes, $(grep -c . <<<"$groups") groups, $(grep -c . <<<"$hs") handshake entries"
   LEFTOVERS=$((LEFTOVERS + $(wc -w <<<"$procs") + $(grep -c . <<<"$groups") + $(grep -c . <<<"$hs")))
   [ -z "$procs$groups$hs" ] || {
@@ -290,7 +291,7 @@ G
     else
       # the launch runs on the Pipeline VM thread, which an abort does not interrupt: it ends when the shim arrives,
       # the command starts and durable-task's stop ends it (the leftovers check below finds nothing of it)
-      note "aborted sh launch: the command started once the slow shim arrived in $ran of $CYCLES cycles, and was ended"
+      note "aborted sh launch: the command still started when the slow shim arrived, after the abort, in $ran of $CYCLES cycles (nothing of it left)"
     fi
     check "aborted $phase handshakes: nothing left (processes, handshake directories, groups) ($ok_left/$CYCLES)" test "$ok_left" = "$CYCLES"
     note "$notes"
