@@ -151,14 +151,15 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
             // the engine refused under on-unsupported=fail: the shim exits 125 without running the command
             throw new AbortException("[schedpolicy] " + settings.policy() + " could not be applied: " + e.getMessage());
         }
-        getListener().getLogger().println("[schedpolicy] " + settings.policy() + ": " + record.describe());
+        // the policy the engine applied: floored by the default of the node the launch ran on
+        getListener().getLogger().println("[schedpolicy] " + record.policy() + ": " + record.describe());
         for (String w : record.warnings()) {
             getListener().getLogger().println("[schedpolicy] warning: " + w);
         }
         // a Pipeline's log is buffered on the controller: without this, a controller killed while the command
         // runs loses the line that says how it runs (the live suite's 95-faults)
         getListener().getLogger().flush();
-        SchedPolicyAction.recordLaunch(settings.runId(), settings.blockKey(), record);
+        SchedPolicyAction.recordLaunch(settings.runId(), settings.blockKey(), settings.node(), record);
     }
 
     private static void abortQuietly(final VirtualChannel channel, final String id, final String reason) {
