@@ -140,6 +140,8 @@ G
 fresh_flags() { rm -f "$FLAGS/$1-started" "$FLAGS/$1-go"; }
 
 JVMS+=("$JENKINS_PID")
+# a session of our own: an earlier check may have talked to another Jenkins on 127.0.0.1 (curl keeps cookies per host)
+reset_session
 # no default policy from earlier checks (90-fleet leaves batch+nice5): each block here says all it asks for
 groovy 'dev.schedpolicy.jenkins.SchedPolicyConfiguration.get().setDefaultPolicy(""); print "ok"' >/dev/null
 fa_start
