@@ -4,7 +4,7 @@
 # parent removed while a build runs under it. Each case says what the user sees (result, console), what the kernel
 # shows (/proc of the block's processes, found by a FAULTMARK variable in their environment) and what is left on
 # the machine afterwards (cgroups schedpolicy-PID-* of every JVM involved, handshake entries in the agent's state
-# directory, processes), repeated FAULT_CYCLES times (1 by default, 2 to 4.5 minutes on a busy 2-CPU machine; docs/no-leak.md gives a 20-cycle run).
+# directory, processes), repeated FAULT_CYCLES times (1 by default, 2 to 4.5 minutes on a busy 2-CPU machine; docs/no-leak.md gives 20 cycles, two runs of 10).
 # Groups a dead JVM left are what the next start removes: after each case an engine start (the agent's, or a
 # `schedpolicy run` with a cgroup policy) is made, and only what survives it counts as left over.
 CYCLES=${FAULT_CYCLES:-1}
