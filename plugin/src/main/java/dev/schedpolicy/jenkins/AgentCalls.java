@@ -125,14 +125,17 @@ final class AgentCalls {
         @Serial
         private static final long serialVersionUID = 1L;
         private final String blockKey;
+        /** The block's groups from the build's record: another registry made them if the agent reconnected or restarted. */
+        private final ArrayList<String> recordedGroups;
 
-        FinishBlock(final String blockKey) {
+        FinishBlock(final String blockKey, final List<String> recordedGroups) {
             this.blockKey = blockKey;
+            this.recordedGroups = new ArrayList<>(recordedGroups);
         }
 
         @Override
         public UsageRecord call() {
-            return SchedPolicyAgent.finishBlock(blockKey);
+            return SchedPolicyAgent.finishBlock(blockKey, recordedGroups);
         }
     }
 

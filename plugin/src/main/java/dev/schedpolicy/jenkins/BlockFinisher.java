@@ -39,7 +39,7 @@ public class BlockFinisher extends RunListener<Run<?, ?>> {
                 continue;
             }
             try {
-                UsageRecord usage = channel == null ? UsageRecord.NONE : channel.call(new AgentCalls.FinishBlock(b.blockKey()));
+                UsageRecord usage = channel == null ? UsageRecord.NONE : channel.call(new AgentCalls.FinishBlock(b.blockKey(), b.cgroupPaths()));
                 action.finishBlock(b.blockKey(), usage);
                 if (usage.groups() > 0) {
                     listener.getLogger().println("[schedpolicy] build cgroup usage: " + usage.describe());

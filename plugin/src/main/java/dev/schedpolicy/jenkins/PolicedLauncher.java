@@ -156,6 +156,9 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
         for (String w : record.warnings()) {
             getListener().getLogger().println("[schedpolicy] warning: " + w);
         }
+        // a Pipeline's log is buffered on the controller: without this, a controller killed while the command
+        // runs loses the line that says how it runs (the live suite's 95-faults)
+        getListener().getLogger().flush();
         SchedPolicyAction.recordLaunch(settings.runId(), settings.blockKey(), settings.node(), record);
     }
 

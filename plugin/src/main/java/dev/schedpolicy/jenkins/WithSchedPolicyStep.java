@@ -10,6 +10,7 @@ import hudson.Extension;
 import hudson.LauncherDecorator;
 import hudson.model.Computer;
 import hudson.model.Node;
+import hudson.model.Result;
 import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.remoting.VirtualChannel;
@@ -23,6 +24,7 @@ import java.util.Set;
 import jenkins.model.Jenkins;
 import net.sf.json.JSONObject;
 import org.jenkinsci.plugins.workflow.steps.BodyInvoker;
+import org.jenkinsci.plugins.workflow.steps.FlowInterruptedException;
 import org.jenkinsci.plugins.workflow.steps.GeneralNonBlockingStepExecution;
 import org.jenkinsci.plugins.workflow.steps.Step;
 import org.jenkinsci.plugins.workflow.steps.StepContext;
@@ -162,8 +164,17 @@ public class WithSchedPolicyStep extends Step {
             SchedPolicyBlock enclosing = context.get(SchedPolicyBlock.class);
             Node node = context.get(Node.class);
             String nodeName = NodeDefaults.nameOf(node);
-            LaunchSettings settings = BlockStarter.start(KIND, context.get(Run.class), node, channel(context),
-                    enclosing == null ? null : enclosing.enclosingOn(nodeName), requested, context.get(TaskListener.class));
+            LaunchSettings settings;
+            try {
+                settings = BlockStarter.start(KIND, context.get(Run.class), node, channel(context),
+                        enclosing == null ? null : enclosing.enclosingOn(nodeName), requested, context.get(TaskListener.class));
+            } catch (InterruptedException e) {
+                // aborted while the agent probed the block (a slow launch handshake): the bare InterruptedException
+                // reached the console as a stack trace; an abort is one line and the ABORTED result
+                context.get(TaskListener.class).getLogger().println("[schedpolicy] " + KIND
+                        + ": the build was aborted while the agent probed the block's policy; the body did not run");
+                throw new FlowInterruptedException(Result.ABORTED, true);
+            }
             blockKey = settings.blockKey();
             String authored = PolicyForms.merge(enclosing == null ? null : enclosing.authoredLayers(), requested).toCompact();
             context.newBodyInvoker()
@@ -186,10 +197,14 @@ public class WithSchedPolicyStep extends Step {
             protected void finished(final StepContext context) throws Exception {
                 Run<?, ?> run = context.get(Run.class);
                 SchedPolicyAction action = SchedPolicyAction.of(run);
-                UsageRecord usage = channel(context).call(new AgentCalls.FinishBlock(key));
-                // launches of a node {} nested in the block ran on other agents, whose registries hold their groups
                 BlockRecord record = action.block(key);
                 String own = NodeDefaults.nameOf(context.get(Node.class));
+                // the recorded groups go to the block's node only when every launch ran there (the record does not
+                // say which node each group is on); they end the groups an earlier connection or JVM made
+                List<String> recorded = record == null || !record.launchNodes().stream().allMatch(own::equals)
+                        ? List.of() : record.cgroupPaths();
+                UsageRecord usage = channel(context).call(new AgentCalls.FinishBlock(key, recorded));
+                // launches of a node {} nested in the block ran on other agents, whose registries hold their groups
                 for (String other : record == null ? List.<String>of() : record.launchNodes()) {
                     if (!other.equals(own)) {
                         usage = usage.plus(finishOn(other, key, context.get(TaskListener.class)));
@@ -208,7 +223,7 @@ public class WithSchedPolicyStep extends Step {
             VirtualChannel channel = computer == null ? null : computer.getChannel();
             try {
                 if (channel != null) {
-                    return channel.call(new AgentCalls.FinishBlock(key));
+                    return channel.call(new AgentCalls.FinishBlock(key, List.of()));
                 }
             } catch (IOException | RuntimeException e) {
                 listener.getLogger().println("[schedpolicy] warning: cannot end the block on node " + nodeName + ": " + e.getMessage());

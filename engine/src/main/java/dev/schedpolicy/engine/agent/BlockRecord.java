@@ -110,6 +110,12 @@ public final class BlockRecord implements Serializable {
         return List.copyOf(warnings);
     }
 
+    /** The cpu cgroups of the block's launches (as /proc showed them), for ending a block another registry started. */
+    public List<String> cgroupPaths() {
+        return launches.stream().map(LaunchRecord::cpuCgroup)
+                .filter(g -> g != null && g.substring(g.lastIndexOf('/') + 1).startsWith("schedpolicy-")).distinct().toList();
+    }
+
     /** The nodes the block's launches ran on, by Jenkins' node name ("" for the built-in node), in first-launch order. */
     public List<String> launchNodes() {
         return launchNodes == null ? List.of() : List.copyOf(launchNodes);

@@ -230,6 +230,26 @@ public final class HandshakeRegistry implements AutoCloseable {
         return total;
     }
 
+    /**
+     * Ends a block whose launches another registry may have made: a Jenkins agent whose connection dropped mid-block
+     * (its engine classes, and so this registry, come again with the new connection), an agent JVM or a controller
+     * killed and started again. The groups the build recorded for the block and this registry does not hold are
+     * measured, emptied and removed as its own are; without this they stayed until the agent JVM ended.
+     *
+     * @param recordedGroups the block's groups as /proc showed them (the build's launch records); others are ignored
+     */
+    public UsageRecord finishBlock(final String blockKey, final List<String> recordedGroups) {
+        List<String> held = live.getOrDefault(blockKey, List.of()).stream()
+                .map(l -> l.launch().cgroupPath().orElse("")).toList();
+        UsageRecord total = finishBlock(blockKey);
+        for (String path : recordedGroups.stream().distinct().toList()) {
+            if (!held.contains(path)) {
+                total = total.plus(AdoptedGroup.end(path));
+            }
+        }
+        return total;
+    }
+
     /** Parked launches not yet released or aborted. */
     public int pendingCount() {
         return pending.size() + containers.pendingCount();

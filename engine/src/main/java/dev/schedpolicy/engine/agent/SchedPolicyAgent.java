@@ -266,4 +266,9 @@ public final class SchedPolicyAgent {
     public static UsageRecord finishBlock(final String blockKey) {
         return registry().finishBlock(blockKey);
     }
+
+    /** As {@link #finishBlock(String)}, also ending the block's recorded groups another registry made. */
+    public static UsageRecord finishBlock(final String blockKey, final java.util.List<String> recordedGroups) {
+        return registry().finishBlock(blockKey, recordedGroups);
+    }
 }

@@ -357,6 +357,28 @@ public final class CgroupSystem {
     }
 
     /**
+     * A group this engine made (named schedpolicy-*), given by its path as /proc shows it, that the caller holds no
+     * lease on: one a Jenkins agent's earlier connection or a killed JVM made for a block that is ending now.
+     *
+     * @return empty when it is gone, not ours, or not a plain path inside the cpu hierarchy
+     */
+    public Optional<CpuCgroup> adopt(final String cgroupPath) {
+        CgroupHierarchy hierarchy = requireCpu();
+        if (!cgroupPath.startsWith("/") || List.of(cgroupPath.split("/")).contains("..")) {
+            return Optional.empty();
+        }
+        Path dir = hierarchy.dirOf(cgroupPath);
+        if (!GroupNames.isOurs(dir) || !files.exists(dir)) {
+            return Optional.empty();
+        }
+        Optional<Path> companion = hierarchy.version() == CgroupVersion.V1 && !hierarchy.controllers().contains("cpuacct")
+                ? cpuacct.map(h -> h.dirOf(cgroupPath)).filter(files::exists) : Optional.empty();
+        Optional<Path> accounting = hierarchy.version() == CgroupVersion.V2 ? Optional.empty()
+                : hierarchy.controllers().contains("cpuacct") ? Optional.of(dir) : companion;
+        return Optional.of(new CpuCgroup(controller(), files, dir, cgroupPath, companion, accounting));
+    }
+
+    /**
      * Removes empty schedpolicy-* groups of dead creators under the parent (and the cpuacct companions on
      * v1); returns what was removed.
      */

@@ -118,9 +118,12 @@ public final class CpuCgroup implements AutoCloseable {
         }
     }
 
-    /** Processes in the group (on v1 also a process with only some threads here). */
+    /**
+     * Processes in the group (on v1 also a process with only some threads here); none once it is gone (a block
+     * ended by another registry removed it, see CgroupSystem.adopt).
+     */
     public List<Long> pids() {
-        return files.readIds(dir.resolve("cgroup.procs"));
+        return files.exists(dir) ? files.readIds(dir.resolve("cgroup.procs")) : List.of();
     }
 
     public CgroupUsage usage() {

@@ -49,7 +49,12 @@ public final class ParkAndRelease {
     private static Handshake prepare(final Policy policy, final LaunchConfig config, final CpuGroupLease group,
             final boolean ownsGroup, final List<String> warnings) {
         long uid = config.kernel().geteuid();
-        Path shim = ShimInstaller.install(config.stateDir(), uid);
+        Path shim;
+        try {
+            shim = ShimInstaller.install(config.stateDir(), uid);
+        } catch (UncheckedIOException e) {
+            throw unusableStateDir(e);
+        }
         if (SWEPT.add(config.stateDir())) {
             sweepStale(config.stateDir());
         }
@@ -66,11 +71,21 @@ public final class ParkAndRelease {
             return new Handshake(policy, config, group, ownsGroup, dir, List.of("/bin/sh", shim.toString(), dir.toString()), warnings);
         } catch (IOException e) {
             StateDirs.deleteTree(dir);
-            throw new UncheckedIOException("cannot create launch handshake " + dir + ": " + e.getMessage(), e);
+            throw unusableStateDir(new UncheckedIOException("cannot create launch handshake " + dir + ": " + e.getMessage(), e));
         } catch (RuntimeException e) {
             StateDirs.deleteTree(dir);
             throw e;
         }
+    }
+
+    /**
+     * A state directory that cannot be made or written (read-only mount, full disk) means no launch can park: a
+     * refusal like any other the policy meets, in words (it escaped as an I/O exception, a stack trace in Jenkins).
+     */
+    private static PolicyApplyException unusableStateDir(final UncheckedIOException e) {
+        return new PolicyApplyException(e.getMessage() + " (the launch shim and its handshakes need a writable local"
+                + " directory with free space: free some, or start this JVM with XDG_RUNTIME_DIR or -Djava.io.tmpdir"
+                + " pointing at another)", e);
     }
 
     /** Handshakes of JVMs that died mid-launch would otherwise stay forever; only dead owners' are removed. */

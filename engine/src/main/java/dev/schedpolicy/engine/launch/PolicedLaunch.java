@@ -39,6 +39,10 @@ public class PolicedLaunch implements AutoCloseable {
         return group == null ? Optional.empty() : Optional.of(group.path());
     }
 
+    boolean hasGroup() {
+        return group != null;
+    }
+
     public Optional<CgroupUsage> cgroupUsage() {
         return group == null ? Optional.empty() : group.usage();
     }

@@ -2,7 +2,10 @@ package dev.schedpolicy.engine.launch;
 
 import java.util.List;
 
-/** A {@link PolicedLaunch} this JVM started itself, so it also owns the {@link Process}. */
+/**
+ * A {@link PolicedLaunch} this JVM started itself, so it also owns the {@link Process}. Until it is closed, the JVM's
+ * normal exit (or SIGTERM, SIGINT, SIGHUP) kills it with its descendants and removes its group ({@link OwnedLaunches}).
+ */
 public final class PolicedProcess extends PolicedLaunch {
     private final Process process;
 
@@ -13,6 +16,13 @@ public final class PolicedProcess extends PolicedLaunch {
 
     public Process process() {
         return process;
+    }
+
+    /** Closed, the launch is no longer this JVM's to end at shutdown ({@link OwnedLaunches}). */
+    @Override
+    public void close() {
+        super.close();
+        OwnedLaunches.closed(this);
     }
 
     /**

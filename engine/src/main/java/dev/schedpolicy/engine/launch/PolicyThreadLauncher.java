@@ -58,7 +58,7 @@ public final class PolicyThreadLauncher {
             SpawnResult spawned = spawnOnPolicyThread(builder, policy, group);
             warnings.addAll(spawned.warnings);
             AppliedPolicy applied = confirmOnChild(spawned, policy, group, warnings);
-            return new PolicedProcess(spawned.process, applied, warnings, group);
+            return OwnedLaunches.own(new PolicedProcess(spawned.process, applied, warnings, group));
         } catch (IOException | RuntimeException e) {
             if (group != null) {
                 group.close();
@@ -89,7 +89,7 @@ public final class PolicyThreadLauncher {
             try {
                 PolicedLaunch released = handshake.release();
                 warnings.addAll(released.warnings());
-                return new PolicedProcess(process, released.applied(), warnings, group);
+                return OwnedLaunches.own(new PolicedProcess(process, released.applied(), warnings, group));
             } catch (RuntimeException e) {
                 process.destroyForcibly();
                 throw e;

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Answers "what would run do with this policy here?" by doing it: a scratch {@code sleep} is launched with the
+ * Answers "what would run do with this policy here?" by doing it: a scratch {@code cat} is launched with the
  * same launcher, limits, caller rule and cgroup parent as {@code run}, then killed. The capability table tries
  * generic parts (nice 19, idle, ...); only a trial of the policy itself can be as exact as run.
  *
@@ -43,13 +43,16 @@ public record PolicyTrial(Outcome outcome, String detail, List<String> warnings)
     public static PolicyTrial of(final Policy policy, final LaunchConfig config) {
         PolicedProcess p;
         try {
-            p = new PolicyThreadLauncher(config).start(new ProcessBuilder("sleep", "30"), policy);
+            // cat on a pipe from this JVM, not a sleep: should the JVM die mid-trial (an agent stopped while it
+            // probes), the pipe closes and the scratch process ends at once instead of running on in its group
+            p = new PolicyThreadLauncher(config).start(new ProcessBuilder("cat")
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD), policy);
         } catch (InvalidPolicyException e) {
             return new PolicyTrial(Outcome.REFUSED, e.getMessage(), List.of());
         } catch (PolicyApplyException e) {
             return new PolicyTrial(Outcome.NOT_APPLIED, e.getMessage(), List.of());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start the probe's scratch process (sleep): " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot start the probe's scratch process (cat): " + e.getMessage(), e);
         }
         try {
             return new PolicyTrial(Outcome.APPLIED, p.applied().describe(), p.warnings());

@@ -194,9 +194,10 @@ public final class Probe {
 
     private static Process scratchChild() {
         try {
-            return new ProcessBuilder("sleep", "30").redirectErrorStream(true).start();
+            // cat on a pipe from this JVM ends when the JVM does; a sleep ran on after an agent stopped mid-probe
+            return new ProcessBuilder("cat").redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectErrorStream(true).start();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start the probe's scratch process (sleep): " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot start the probe's scratch process (cat): " + e.getMessage(), e);
         }
     }
 }

@@ -1,0 +1,72 @@
+package dev.schedpolicy.engine.agent;
+
+import dev.schedpolicy.engine.launch.LaunchConfig;
+import dev.schedpolicy.engine.policy.Policy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * A block whose launches were made by another registry than the one that ends it: a Jenkins agent that lost its
+ * connection mid-block (the engine's classes come again over the new connection, with a new registry), an agent JVM
+ * or a controller killed and started again. The build's record names the block's groups; ending the block removes
+ * those groups too, with anything left inside, and reports their usage. Before, the block ended with usage "none"
+ * and the group stayed for as long as the agent JVM lived (live suite 95-faults: connection dropped mid-step).
+ */
+@EnabledOnOs(OS.LINUX)
+class AdoptedGroupsITest {
+    @TempDir
+    Path state;
+
+    private HandshakeRegistry before;
+    private HandshakeRegistry after;
+
+    @AfterEach
+    void tearDown() {
+        for (HandshakeRegistry r : new HandshakeRegistry[] {before, after}) {
+            if (r != null) {
+                r.close();
+            }
+        }
+    }
+
+    @Test
+    void shouldRemoveTheRecordedGroupsOfABlockAnotherRegistryStarted() throws Exception {
+        before = registry();
+        PreparedLaunch prepared = before.prepare(Policy.parse("quota50+warn"), AgentLimits.DEFAULT, "block-r", Duration.ofSeconds(30));
+        Process p = new ProcessBuilder(prepared.prefix(List.of("sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; sleep 30")))
+                .start();
+        LaunchRecord record = before.release(prepared.id(), Duration.ofSeconds(10));
+        assumeTrue(record.warnings().isEmpty(), "needs a writable cpu cgroup (CI runs as root): " + record.warnings());
+        String group = record.cpuCgroup();
+        Path dir = Path.of("/sys/fs/cgroup/cpu" + group);
+        assumeTrue(Files.isDirectory(dir), "needs the v1 cpu hierarchy at /sys/fs/cgroup/cpu: " + dir);
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (p.descendants().findAny().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10); // the loop is done (CPU used, so usage to report) once the shell started its sleep
+        }
+        after = registry(); // the old one is never asked again, as an agent's registry of a closed connection
+        UsageRecord usage = after.finishBlock("block-r", List.of(group, "/", "/not-ours/x"));
+
+        assertThat(usage.groups()).as("groups measured at the end of the block").isEqualTo(1);
+        assertThat(usage.usageUsec()).isPositive();
+        assertThat(p.waitFor(10, TimeUnit.SECONDS)).as("the block's process was ended with its group").isTrue();
+        assertThat(dir).as("the block's group after the block ended").doesNotExist();
+    }
+
+    private HandshakeRegistry registry() {
+        return new HandshakeRegistry(LaunchConfig.defaults().withStateDir(state), Path.of("/proc"), Duration.ofHours(1));
+    }
+}
