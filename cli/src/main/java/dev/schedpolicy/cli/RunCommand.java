@@ -23,6 +23,7 @@ public final class RunCommand implements Callable<Integer> {
 
     RunCommand() {
         spec.usageMessage()
+                .header("Run a command, and every process it starts, under a policy.", "")
                 .description("Run COMMAND so that its first instruction, and every process it starts, runs",
                         "under the policy.",
                         "Options end at COMMAND. stdin, stdout and stderr are the command's own;",
