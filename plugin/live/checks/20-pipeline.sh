@@ -39,7 +39,7 @@ check "nested: after the block, sh runs at the default (class 0, nice 0)" test "
 # on this agent (Jenkins runs in a session of its own here, setsid, so the suite's own processes are in other task
 # groups), and the full words only on the build page.
 check "nested: the console says once per build what the policies cannot reach, with where the details are" \
-    test "$(grep -c '^\[schedpolicy\] on built-in: .* not to the [0-9]* in other task groups\. Details: .*/job/p-nested/'"$BUILD"'/#schedpolicy-blocks (this build) and .*manage/schedpolicy-fleet/?label=built-in (this agent)$' "$CONSOLE")" = 1
+    test "$(grep -cE '^\[schedpolicy\] on built-in: .* not to the [0-9]* in other task groups\. Details: (.*/)?job/p-nested/'"$BUILD"'/#schedpolicy-blocks [(]this build[)] and (.*/)?manage/schedpolicy-fleet/[?]label=built-in [(]this agent[)]$' "$CONSOLE")" = 1
 check "nested: no per-block warnings about task groups in the console, each line short (under 300 characters)" \
     bash -c "! grep -qE 'has no effect against|autogroup is on' '$CONSOLE' && ! grep '^\[schedpolicy\]' '$CONSOLE' | grep -q '.\{300\}'"
 check "nested: the build page keeps the probe's full words for each block" \

@@ -102,7 +102,7 @@ public record ProbeReport(int schemaVersion, String kernel, int cpus, int euid, 
         List<String> parts = new ArrayList<>();
         List<String> perTask = perTaskParts(policy);
         if (!perTask.isEmpty() && scope.otherProcesses() > 0) {
-            parts.add(String.join(" and ", perTask) + " yields only to processes in " + (scope.taskGroup().startsWith("autogroup")
+            parts.add(String.join(" and ", perTask) + (perTask.size() == 1 ? " yields" : " yield") + " only to processes in " + (scope.taskGroup().startsWith("autogroup")
                     ? "its own session" : "its own cpu cgroup") + " (this agent's builds), not to the " + scope.otherProcesses()
                     + " in other task groups");
         }

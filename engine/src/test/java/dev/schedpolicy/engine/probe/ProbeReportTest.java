@@ -63,7 +63,7 @@ class ProbeReportTest {
     @Test
     void shouldSayWhatThePolicyCannotReachInOneShortClause() {
         ProbeReport r = report(Map.of("nvme0n1", "none"), new Capability("idle", true, "ok"));
-        assertThat(r.reachBrief(Policy.parse("idle+nice5+io-idle"))).hasValue("idle and nice 5 yields only to processes in its own"
+        assertThat(r.reachBrief(Policy.parse("idle+nice5+io-idle"))).hasValue("idle and nice 5 yield only to processes in its own"
                 + " cpu cgroup (this agent's builds), not to the 40 in other task groups; I/O priority idle has no effect on these"
                 + " disks' I/O schedulers");
         ProbeReport autogroup = new ProbeReport(1, "6.18", 2, 0, List.of(), "v1", "", "", true, Map.of("sda", "bfq"), true,
