@@ -44,6 +44,10 @@ check "nested: no per-block warnings about task groups in the console, each line
     bash -c "! grep -qE 'has no effect against|autogroup is on' '$CONSOLE' && ! grep '^\[schedpolicy\]' '$CONSOLE' | grep -q '.\{300\}'"
 check "nested: the build page keeps the probe's full words for each block" \
     test "$(jcurl "$J/job/p-nested/$BUILD/" | grep -o 'is applied but has no effect against the [0-9]* processes in other task groups' | wc -l)" = 3
+fleet_link=$(grep -m1 '^\[schedpolicy\] on built-in' "$CONSOLE" | sed -n 's|.* and \(.*\) (this agent)$|\1|p')
+fleet_status=$(jcurl -o "$OUT/fleet-from-console.html" -w '%{http_code}' "$J/${fleet_link#"$J/"}")
+check "nested: the line's fleet link ($fleet_link) opens the fleet view filtered to the agent" \
+  bash -c "test '$fleet_status' = 200 && grep -q 'data-node=\"built-in\"' '$OUT/fleet-from-console.html' && ! grep -q 'not a label expression' '$OUT/fleet-from-console.html'"
 note "$(grep -m1 '^\[schedpolicy\] on built-in' "$CONSOLE")"
 
 pipeline_job p-invalid <<G
