@@ -16,8 +16,8 @@ import java.util.Map;
 
 /**
  * The job page's trend (floatingBox.jelly): per policy, the test job's worst kept % in each build's
- * benchmark, oldest build first, with a series per node where builds benchmark several ({@link BenchmarkTrend}).
- * echarts-api's AsyncTrendJobAction loads the model through Ajax.
+ * benchmark, in the topology the gate judges that policy in, oldest build first, with a series per node where builds
+ * benchmark several ({@link BenchmarkTrend}). echarts-api's AsyncTrendJobAction loads the model through Ajax.
  */
 public class BenchmarkJobAction extends AsyncTrendJobAction<BenchmarkBuildAction> {
     private static final int MAX_BUILDS = 50;
@@ -33,11 +33,16 @@ public class BenchmarkJobAction extends AsyncTrendJobAction<BenchmarkBuildAction
             if (newestFirst.size() >= MAX_BUILDS) {
                 break;
             }
-            Map<String, BenchmarkSummary> byNode = new LinkedHashMap<>();
+            Map<String, BenchmarkTrend.Measured> byNode = new LinkedHashMap<>();
             for (BenchmarkBuildAction action : run.getActions(BenchmarkBuildAction.class)) {
                 BenchmarkSummary summary = action.getSummary();
                 if (summary != null) {
-                    byNode.putIfAbsent(action.getNodeDisplayName(), summary);
+                    // a second result of one node in one build gets a series of its own too
+                    String key = action.getNodeDisplayName();
+                    for (int n = 2; byNode.containsKey(key); n++) {
+                        key = action.getNodeDisplayName() + " (" + n + ")";
+                    }
+                    byNode.put(key, new BenchmarkTrend.Measured(summary, action.getResult().getGateTopology()));
                 }
             }
             if (!byNode.isEmpty()) {

@@ -52,6 +52,12 @@ final class NodeDefaults {
     /** Everything a launch on {@code node} needs besides its policy and block. */
     static LaunchSettings settings(final String policy, final String blockKey, @CheckForNull final String runId,
             @CheckForNull final Node node) {
-        return new LaunchSettings(policy, blockKey, runId, limits(), timeoutSeconds(), cgroupParentFor(node));
+        return new LaunchSettings(policy, blockKey, runId, limits(), timeoutSeconds(), cgroupParentFor(node), nameOf(node),
+                policyFor(node));
+    }
+
+    /** The node's name as the engine's records give it: "" for the built-in node. */
+    static String nameOf(@CheckForNull final Node node) {
+        return node == null ? "" : node.getNodeName();
     }
 }

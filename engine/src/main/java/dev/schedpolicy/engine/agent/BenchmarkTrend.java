@@ -7,7 +7,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The job page's trend: per policy, the test job's worst kept % in each build's benchmark. A build that benchmarks
+ * The job page's trend: per policy, the test job's worst kept % in each build's benchmark, in the topology the gate
+ * judges that policy in ({@link BenchmarkGate#topologyFor}). A build that benchmarks
  * several nodes (a {@code parallel} over agents) has one benchmark per node; each gets its own series ("idle on
  * agent-1"), so none hides behind the first. Where every build benchmarked one node only, the series are named by
  * policy alone, as before.
@@ -17,11 +18,19 @@ public final class BenchmarkTrend {
     }
 
     /**
+     * One benchmark of a build.
+     *
+     * @param gateTopology the topology the step was asked to judge (gateTopology), or null
+     */
+    public record Measured(BenchmarkSummary summary, String gateTopology) {
+    }
+
+    /**
      * One build's benchmarks.
      *
      * @param byNode the node's name (as the build page shows it) to its benchmark, in the order they ran
      */
-    public record Build(String label, int number, Map<String, BenchmarkSummary> byNode) {
+    public record Build(String label, int number, Map<String, Measured> byNode) {
         public Build {
             byNode = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(byNode));
         }
@@ -43,16 +52,17 @@ public final class BenchmarkTrend {
         for (String node : nodes) {
             Set<String> policies = new LinkedHashSet<>();
             oldestFirst.forEach(b -> {
-                BenchmarkSummary s = b.byNode().get(node);
-                if (s != null) {
-                    policies.addAll(s.policies());
+                Measured m = b.byNode().get(node);
+                if (m != null) {
+                    policies.addAll(m.summary().policies());
                 }
             });
             for (String policy : policies) {
                 List<Integer> values = new ArrayList<>();
                 for (Build b : oldestFirst) {
-                    BenchmarkSummary s = b.byNode().get(node);
-                    values.add(s == null ? 0 : (int) Math.round(s.worstKept(policy).orElse(0)));
+                    Measured m = b.byNode().get(node);
+                    values.add(m == null ? 0 : (int) Math.round(m.summary()
+                            .worstKept(policy, BenchmarkGate.topologyFor(policy, m.gateTopology(), m.summary())).orElse(0)));
                 }
                 out.add(new Series(several ? policy + " on " + node : policy, values));
             }

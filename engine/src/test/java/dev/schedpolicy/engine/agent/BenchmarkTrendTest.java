@@ -9,7 +9,8 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class BenchmarkTrendTest {
-    private static final BenchmarkSummary REPORT = BenchmarkSummary.fromJson(BenchmarkGateTest.REPORT);
+    private static final BenchmarkTrend.Measured REPORT = new BenchmarkTrend.Measured(BenchmarkSummary.fromJson(BenchmarkGateTest.REPORT),
+            null);
 
     @Test
     void shouldNameTheSeriesByPolicyWhereEveryBuildBenchmarkedOneNode() {
@@ -23,7 +24,7 @@ class BenchmarkTrendTest {
     /** A parallel over two agents: before, the trend followed the first benchmark of each build only. */
     @Test
     void shouldShowEachNodesBenchmarkOfABuildAsItsOwnSeries() {
-        Map<String, BenchmarkSummary> both = new LinkedHashMap<>();
+        Map<String, BenchmarkTrend.Measured> both = new LinkedHashMap<>();
         both.put("agent-1", REPORT);
         both.put("agent-2", REPORT);
         List<BenchmarkTrend.Series> series = BenchmarkTrend.series(List.of(
