@@ -10,6 +10,7 @@
 # PLUGINS_DIR holds the .jpi/.hpi files of the plugins this one depends on (a JENKINS_HOME/plugins
 # folder will do). The manifest declares the war's Jenkins version and the versions of the plugins found.
 # Needs a JDK (javac, jar) and builds the engine with ./mvnw when its jar is missing or older than its sources.
+# The manifest has what maven-hpi-plugin writes for Jenkins to read; compare-hpi.sh checks the two .hpi load the same.
 set -euo pipefail
 usage() { echo "usage: $0 JENKINS_WAR PLUGINS_DIR [OUT.hpi]" >&2; exit 2; }
 [ $# -ge 2 ] || usage
@@ -68,8 +69,10 @@ CP=$(find "$WORK/war/WEB-INF/lib" "$WORK/war/executable" "$WORK/plugins" "$WORK/
 
 # 3. compile with the processors found on the classpath, then the jar as maven-hpi-plugin names it
 mkdir -p "$WORK/classes"
-find "$ROOT/plugin/src/main/java" -name '*.java' > "$WORK/sources.txt"
-javac --release 17 -encoding UTF-8 -parameters -nowarn -d "$WORK/classes" -cp "$CP" -processorpath "$CP" \
+# -parameters and -g as in Maven's build: Stapler takes a web method's parameter names from the class (MethodParameters,
+# then the debug table) before its .stapler files, which javac's annotation rounds do not always write (compare-hpi.sh).
+find "$ROOT/plugin/src/main/java" -name '*.java' | sort > "$WORK/sources.txt"
+javac --release 17 -encoding UTF-8 -parameters -g -nowarn -d "$WORK/classes" -cp "$CP" -processorpath "$CP" \
   @"$WORK/sources.txt"
 cp -R "$ROOT/plugin/src/main/resources/." "$WORK/classes/"
 for index in META-INF/annotations/hudson.Extension META-INF/services/annotations/hudson.Extension; do
@@ -91,8 +94,6 @@ Implementation-Version: $PLUGIN_VERSION
 Plugin-Version: $PLUGIN_VERSION
 Jenkins-Version: $JENKINS_VERSION
 Hudson-Version: $JENKINS_VERSION
-Minimum-Java-Version: 17
-Support-Dynamic-Loading: true
 Url: https://github.com/schedpolicy/schedpolicy
 Plugin-Dependencies: $(IFS=,; echo "${deps[*]}")
 EOF

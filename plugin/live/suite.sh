@@ -4,6 +4,7 @@
 # a headless Chromium), one PASS/FAIL line per check.
 #
 #   plugin/live/suite.sh JENKINS_WAR PLUGINS_DIR [CHECK...]
+#   LIVE_HPI=plugin/target/schedpolicy.hpi plugin/live/suite.sh ...   (the .hpi maven-hpi-plugin made; else build-hpi.sh)
 #
 # PLUGINS_DIR holds the .jpi files Jenkins runs with (Pipeline: workflow-*, durable-task, structs,
 # echarts-api, plugin-util-api, jackson2-api and their dependencies). CHECK names files of plugin/live/checks
@@ -50,11 +51,18 @@ free_port() {
   return 1
 }
 
-# --- the plugin, built from this repository against the war and the plugins given -------------------------
-echo "live suite: building the .hpi against $WAR"
+# --- the plugin: the .hpi given in LIVE_HPI (e.g. plugin/target/schedpolicy.hpi from the -Pjenkins build), or built
+# from this repository against the war and the plugins given (build-hpi.sh, for those with only a war at hand) -------
 HPI="$OUT/schedpolicy.hpi"
-if ! "$LIVE/build-hpi.sh" "$WAR" "$PLUGINS" "$HPI" 2>"$OUT/build-hpi.log"; then
-  cat "$OUT/build-hpi.log" >&2; echo "live suite: the .hpi did not build" >&2; exit 1
+if [ -n "${LIVE_HPI:-}" ]; then
+  [ -f "$LIVE_HPI" ] || { echo "live suite: LIVE_HPI=$LIVE_HPI is no file" >&2; exit 2; }
+  cp "$LIVE_HPI" "$HPI"
+  echo "live suite: the .hpi given in LIVE_HPI ($(realpath "$LIVE_HPI"))"
+else
+  echo "live suite: building the .hpi against $WAR"
+  if ! "$LIVE/build-hpi.sh" "$WAR" "$PLUGINS" "$HPI" 2>"$OUT/build-hpi.log"; then
+    cat "$OUT/build-hpi.log" >&2; echo "live suite: the .hpi did not build" >&2; exit 1
+  fi
 fi
 
 # the kernel's view, printed by a launched process about itself (tools/kernel-view TAG)
@@ -80,28 +88,51 @@ chmod +x "$OUT/tools/kernel-view"
 KV="$OUT/tools/kernel-view"
 
 # --- Jenkins with a throw-away JENKINS_HOME ------------------------------------------------------------------
-JHOME=$(mktemp -d "${TMPDIR:-/tmp}/schedpolicy-live-home.XXXXXX")
-mkdir -p "$JHOME/plugins"
-cp "$PLUGINS"/*.jpi "$JHOME/plugins/" 2>/dev/null; cp "$PLUGINS"/*.hpi "$JHOME/plugins/" 2>/dev/null
-cp "$HPI" "$JHOME/plugins/schedpolicy.jpi"
+# new_home: a fresh JENKINS_HOME holding the plugins given and this .hpi (removed at exit)
+new_home() {
+  local home; home=$(mktemp -d "${TMPDIR:-/tmp}/schedpolicy-live-home.XXXXXX")
+  mkdir -p "$home/plugins"
+  cp "$PLUGINS"/*.jpi "$home/plugins/" 2>/dev/null; cp "$PLUGINS"/*.hpi "$home/plugins/" 2>/dev/null
+  cp "$HPI" "$home/plugins/schedpolicy.jpi"
+  echo "$home"
+}
+# start_jenkins HOME PORT LOG [NAME=VALUE...]: the war on 127.0.0.1:PORT in a process group of its own, with the
+# environment given (e.g. CASC_JENKINS_CONFIG); sets JPID, stopped at exit
+start_jenkins() {
+  local home=$1 port=$2 log=$3; shift 3
+  env "$@" JENKINS_HOME="$home" setsid java -Xmx1g -Djenkins.install.runSetupWizard=false \
+    -Dhudson.model.UpdateCenter.never=true -Dhudson.model.DownloadService.never=true \
+    -jar "$WAR" --httpPort="$port" --httpListenAddress=127.0.0.1 --webroot="$home/war" \
+    >"$log" 2>&1 </dev/null &
+  JPID=$!
+  STARTED_PIDS+=("$JPID")
+}
+# wait_jenkins PID LOG: succeeds once that Jenkins is fully up; fails when it ended or was not up within 120 s
+wait_jenkins() {
+  for _ in $(seq 240); do
+    grep -q "Jenkins is fully up and running" "$2" 2>/dev/null && return 0
+    kill -0 "$1" 2>/dev/null || return 1
+    sleep 0.5
+  done
+  return 1
+}
+# stop_jenkins PID: its whole process group, TERM then KILL after 10 s
+stop_jenkins() {
+  kill -TERM -- "-$1" 2>/dev/null || return 0
+  for _ in $(seq 50); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.2; done
+  kill -KILL -- "-$1" 2>/dev/null || true
+}
+
+JHOME=$(new_home)
 PORT=$(free_port) || { echo "live suite: no free port" >&2; exit 1; }
 J="http://127.0.0.1:$PORT"
 JENKINS_VERSION=$(cd "$OUT" && jar xf "$WAR" META-INF/MANIFEST.MF && sed -n 's/^Jenkins-Version: //p' META-INF/MANIFEST.MF | tr -d '\r')
 rm -rf "$OUT/META-INF"
 echo "live suite: starting Jenkins $JENKINS_VERSION on $J (home $JHOME)"
-JENKINS_HOME="$JHOME" setsid java -Xmx1g -Djenkins.install.runSetupWizard=false \
-  -Dhudson.model.UpdateCenter.never=true -Dhudson.model.DownloadService.never=true \
-  -jar "$WAR" --httpPort="$PORT" --httpListenAddress=127.0.0.1 --webroot="$JHOME/war" \
-  >"$OUT/jenkins.log" 2>&1 </dev/null &
-JENKINS_PID=$!
-STARTED_PIDS+=("$JENKINS_PID")
-up=
-for _ in $(seq 240); do
-  grep -q "Jenkins is fully up and running" "$OUT/jenkins.log" 2>/dev/null && { up=1; break; }
-  kill -0 "$JENKINS_PID" 2>/dev/null || break
-  sleep 0.5
-done
-[ -n "$up" ] || { tail -30 "$OUT/jenkins.log" >&2; echo "live suite: Jenkins did not start" >&2; exit 1; }
+start_jenkins "$JHOME" "$PORT" "$OUT/jenkins.log"
+JENKINS_PID=$JPID
+wait_jenkins "$JENKINS_PID" "$OUT/jenkins.log" \
+  || { tail -30 "$OUT/jenkins.log" >&2; echo "live suite: Jenkins did not start" >&2; exit 1; }
 
 wanted() { # a check file runs when no CHECK was named or its name was
   [ ${#ONLY[@]} -eq 0 ] && return 0

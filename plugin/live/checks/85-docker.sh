@@ -1,6 +1,8 @@
 # Containers (issue 16): docker.image().inside in a cpu-idle block, and an agent default under declarative
-# agent { docker }, start the build container under the machine-wide idle parent; a per-task policy around a
-# container step is refused with the cgroup equivalent. Needs docker-workflow among the plugins given (it is not
+# agent { docker }, start the build container under the machine-wide idle parent; a per-task policy (an agent
+# default of 'idle' too) runs a container step with its cgroup equivalent, said in one line, and is refused in one
+# line only where none applies (issue 24 item 2). Issue 23: no credential in our refusals, warnings or records;
+# the container's own options cannot take it out of the policy's group; a weight above 100 is refused. Needs docker-workflow among the plugins given (it is not
 # in every Jenkins), a reachable Docker daemon (DOCKER_HOST) and a local image (SCHEDPOLICY_TEST_IMAGE, e.g. the
 # busybox one .ci/run imports); without them this says which is missing and counts as skipped, not passed.
 IMAGE=${SCHEDPOLICY_TEST_IMAGE:-}
@@ -31,25 +33,114 @@ G
     grep -qE '^\[schedpolicy\] .*container [0-9a-f]+.*verified' "$CONSOLE"
   note "$(grep -m1 -E '^\[schedpolicy\] .*container [0-9a-f]+' "$CONSOLE" | cut -c1-170)"
 
-  pipeline_job p-inside-per-task <<G
-node { withSchedPolicy('idle') { docker.image('$IMAGE').inside { sh 'true' } } }
-G
-  run_build p-inside-per-task 180
-  check "inside under withSchedPolicy('idle'): FAILURE naming the cgroup equivalent (use cpuIdle for container steps)" \
-    bash -c "test '$RESULT' = FAILURE && grep -q 'cpuIdle' '$CONSOLE'"
-  note "$(grep -m1 'cpuIdle' "$CONSOLE" | cut -c1-170)"
+  # short: one [schedpolicy] ERROR line at most, no stack trace (no "\tat " frame, no MaskedException)
+  short_console() { [ "$(grep -c 'cannot police this launch' "$CONSOLE")" -le 1 ] && ! grep -qE $'^\tat |MaskedException' "$CONSOLE"; }
+  # refused_in_one_line TEXT: the last build FAILED saying TEXT, in a short console
+  refused_in_one_line() { test "$RESULT" = FAILURE && grep -qF -- "$1" "$CONSOLE" && short_console; }
 
-  set_global defaultPolicy cpu-idle
-  pipeline_job p-agent-docker <<G
-pipeline {
-  agent { docker { image '$IMAGE' } }
-  stages { stage('build') { steps { sh 'cp $KV kernel-view || true; ls $KV >/dev/null 2>&1 || true; cat /proc/self/cgroup | sed -n "s/^[0-9]*:[^:]*cpu[^:]*:/KERNEL declarative cgroup=/p" | head -1' } } }
+  # issue 24 item 2: a per-task policy around a container step runs it with the cgroup equivalent, said once
+  pipeline_job p-inside-per-task <<G
+node {
+  sh 'cp $KV kernel-view'
+  withSchedPolicy('idle') { docker.image('$IMAGE').inside { sh './kernel-view idle-inside' } }
 }
 G
-  run_build p-agent-docker 180
-  set_global defaultPolicy ''
-  check "agent { docker } under the agent default cpu-idle: SUCCESS, the build container under the idle parent ($(kernel_field declarative cgroup))" \
-    bash -c "test '$RESULT' = SUCCESS && [[ '$(kernel_field declarative cgroup)' == /schedpolicy.idle/* ]]"
+  run_build p-inside-per-task 180
+  check "inside under withSchedPolicy('idle'): SUCCESS, the sh under the idle parent ($(kernel_field idle-inside cgroup))" \
+    bash -c "test '$RESULT' = SUCCESS && [[ '$(kernel_field idle-inside cgroup)' == /schedpolicy.idle/* ]]"
+  check "inside under withSchedPolicy('idle'): one console line says cpu-idle was applied instead and why" \
+    test "$(grep -c 'applied its cgroup equivalent instead, cpu-idle' "$CONSOLE")" = 1
+  note "$(grep -m1 'applied its cgroup equivalent' "$CONSOLE" | cut -c1-200)"
+
+  pipeline_job p-inside-io <<G
+node { withSchedPolicy('io-idle') { docker.image('$IMAGE').inside { sh 'true' } } }
+G
+  run_build p-inside-io 180
+  check "inside under withSchedPolicy('io-idle') (no cgroup equivalent, fail): FAILURE in one line saying what to set" \
+    refused_in_one_line 'io idle has no cgroup equivalent that is applied'
+  note "$(grep -m1 'no cgroup equivalent' "$CONSOLE" | cut -c1-200)"
+
+  # issue 23 item 2: a credential bound around a refused or warned container step is nowhere in our words
+  SECRET=s3cret-live-7731
+  groovy "import com.cloudbees.plugins.credentials.*
+import org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl
+def store = SystemCredentialsProvider.getInstance()
+store.getCredentials().removeIf { it.id == 'live-secret' }
+store.getCredentials().add(new StringCredentialsImpl(CredentialsScope.GLOBAL, 'live-secret', 'live suite', hudson.util.Secret.fromString('$SECRET')))
+store.save(); println 'ok'" >>"$OUT/checks.log" 2>&1
+  pipeline_job p-secret-refused <<G
+node { withCredentials([string(credentialsId: 'live-secret', variable: 'TOKEN')]) {
+  withSchedPolicy('quota50') { docker.image('$IMAGE').inside('--cpus=2') { sh 'true' } }
+} }
+G
+  run_build p-secret-refused 180
+  check "withCredentials around a refused container step: FAILURE in one line, no stack trace, no MaskedException" \
+    refused_in_one_line "cannot police this launch: 'docker run' sets --cpus itself"
+  note "$(grep -m1 'cannot police this launch' "$CONSOLE" | cut -c1-200)"
+  pipeline_job p-secret-warned <<G
+node { withCredentials([string(credentialsId: 'live-secret', variable: 'TOKEN')]) {
+  withSchedPolicy('quota50+warn') { docker.image('$IMAGE').inside('--cpus=2') { sh 'true' } }
+} }
+G
+  run_build p-secret-warned 180
+  build_dir="$JHOME/jobs/p-secret-warned/builds/$BUILD"
+  check "withCredentials under warn: SUCCESS, the warning names --cpus only, the secret in no file of the build (build.xml, records)" \
+    bash -c "test '$RESULT' = SUCCESS && grep -q \"'docker run' sets --cpus itself\" '$CONSOLE' && ! grep -rq '$SECRET' '$build_dir' && ! grep -q '$SECRET' '$CONSOLE'"
+  note "$(grep -m1 'sets --cpus itself' "$CONSOLE" | cut -c1-200)"
+
+  # issue 23 item 3: the container's own options cannot take it out of the policy's group
+  pipeline_job p-inside-own-parent <<G
+node {
+  sh 'cp $KV kernel-view'
+  withSchedPolicy(cpuIdle: true, onUnsupported: 'warn') {
+    docker.image('$IMAGE').inside('--cgroup-parent=/') { sh './kernel-view own-parent' }
+  }
+}
+G
+  run_build p-inside-own-parent 180
+  check "inside('--cgroup-parent=/') under cpu-idle+warn: the sh still under the idle parent ($(kernel_field own-parent cgroup))" \
+    bash -c "test '$RESULT' = SUCCESS && [[ '$(kernel_field own-parent cgroup)' == /schedpolicy.idle/* ]]"
+  note "$(grep -m1 'sets --cgroup-parent itself' "$CONSOLE" | cut -c1-200)"
+  pipeline_job p-inside-unknown <<G
+node { withSchedPolicy(cpuIdle: true, onUnsupported: 'warn') { docker.image('$IMAGE').inside('--brand-new-flag --cgroup-parent=/') { sh 'true' } } }
+G
+  run_build p-inside-unknown 180
+  check "inside with an option the parser does not know: FAILURE naming it, even under warn, in one line" \
+    refused_in_one_line "option '--brand-new-flag', which this parser does not know"
+
+  # issue 23 item 4: a weight above the default is a raise
+  pipeline_job p-inside-weight <<G
+node { withSchedPolicy(cpuWeight: 10000) { docker.image('$IMAGE').inside { sh 'true' } } }
+G
+  run_build p-inside-weight 180
+  check "withSchedPolicy(cpuWeight: 10000) around inside: FAILURE, 'CPU weight 10000 raises priority', no container" \
+    bash -c "test '$RESULT' = FAILURE && grep -q 'CPU weight 10000 raises priority above the default 100' '$CONSOLE' && ! grep -q 'docker run' '$CONSOLE'"
+  note "$(grep -m1 'CPU weight 10000' "$CONSOLE" | cut -c1-200)"
+
+  # issue 24 item 2 from the command line
+  cli_err=$( (cd "$ROOT" && ./schedpolicy run --container --policy idle -- docker run --rm --network none "$IMAGE" true) 2>&1 >/dev/null)
+  cli_status=$?
+  cli_lines=$(grep -c 'applied its cgroup equivalent instead, cpu-idle' <<<"$cli_err")
+  check "schedpolicy run --container --policy idle: exit 0, one line saying cpu-idle was applied instead" \
+    test "$cli_status:$cli_lines" = 0:1
+  note "$(cut -c1-200 <<<"$cli_err" | head -2)"
+
+  for default in cpu-idle idle; do
+    set_global defaultPolicy "$default"
+    pipeline_job p-agent-docker <<G
+pipeline {
+  agent { docker { image '$IMAGE' } }
+  stages { stage('build') { steps { sh 'cat /proc/self/cgroup | sed -n "s/^[0-9]*:[^:]*cpu[^:]*:/KERNEL declarative cgroup=/p" | head -1' } } }
+}
+G
+    run_build p-agent-docker 180
+    set_global defaultPolicy ''
+    check "agent { docker } under the agent default $default: SUCCESS, the build container under the idle parent ($(kernel_field declarative cgroup))" \
+      bash -c "test '$RESULT' = SUCCESS && [[ '$(kernel_field declarative cgroup)' == /schedpolicy.idle/* ]]"
+  done
+  check "agent { docker } under the agent default idle: one line says cpu-idle was applied instead and why" \
+    test "$(grep -c 'applied its cgroup equivalent instead, cpu-idle' "$CONSOLE")" = 1
+  note "$(grep -m1 'applied its cgroup equivalent' "$CONSOLE" | cut -c1-200)"
   left=$(comm -13 <(echo "$containers_before") <(docker ps -aq | sort) | tr '\n' ' ')
   check "containers: none of the builds' containers is left${left:+ (left: $left)}" test -z "$left"
   idle_parent_down

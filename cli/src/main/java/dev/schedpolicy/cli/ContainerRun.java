@@ -7,6 +7,7 @@ import dev.schedpolicy.engine.container.ContainerLaunch;
 import dev.schedpolicy.engine.container.ContainerPlacement;
 import dev.schedpolicy.engine.container.ContainerReadBack;
 import dev.schedpolicy.engine.container.DriverQuery;
+import dev.schedpolicy.engine.container.PerTaskParts;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.policy.Policy;
 
@@ -50,12 +51,12 @@ final class ContainerRun {
         if (!(parsed instanceof ContainerCommand.Container c) || c.command().action() == ContainerAction.EXEC) {
             String why = parsed instanceof ContainerCommand.Unreadable u ? ": " + u.reason()
                     : parsed instanceof ContainerCommand.Container ? ": an exec joins a container as it is; place the container when it is"
-                    + " started" : ", not '" + String.join(" ", command) + "'";
+                    + " started" : ", not '" + String.join(" ", command.subList(0, Math.min(2, command.size()))) + "'";
             throw new UsageException("--container needs a 'docker|podman run|create ...' command" + why);
         }
-        if (!policy.needsCgroup() && policy.cpus().isEmpty()) {
-            throw new UsageException("--container places the container by its cgroup: give --cpu-idle, --cpu-weight, --cpu-quota or --cpus"
-                    + " (per-task --policy, --nice and --io cannot reach a container's processes)");
+        if (!policy.needsCgroup() && policy.cpus().isEmpty() && !PerTaskParts.equivalent(policy).any()) {
+            throw new UsageException("--container places the container by its cgroup: give --cpu-idle, --cpu-weight, --cpu-quota, --cpus,"
+                    + " or --policy idle / --nice, whose cgroup equivalents stand in (--io cannot reach a container's processes)");
         }
         LaunchConfig config = options.launchConfig();
         ContainerPlacement placement = new ContainerPlacement(CgroupSystem.detect(), new DriverQuery());

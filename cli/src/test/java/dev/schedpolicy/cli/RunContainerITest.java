@@ -97,11 +97,29 @@ class RunContainerITest {
         assertThat(cgroups.limitsOf(cgroups.cpuDirOf(group)).weight()).as("Docker's default weight").hasValue(100);
     }
 
+    /** Issue 24 item 2: --policy idle puts the container under the idle parent, nice 19 gives it the same share as weight. */
     @Test
-    void shouldRefusePerTaskPartsWithExit125BeforeAnyContainerExists() throws Exception {
-        Ran r = schedpolicy(args(List.of("run", "--container", "--policy", "idle", "--cpu-idle"), detachedBusybox()));
+    void shouldApplyTheCgroupEquivalentOfPerTaskPartsAndSaySoInOneLine() throws Exception {
+        Path idle = docker.parent("schedpolicy-test-idle", true);
+        Ran r = schedpolicy(args(List.of("run", "--container", "--policy", "idle", "--cgroup-parent", idle.toString(), "--verify"),
+                detachedBusybox()));
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(cpuGroupOf(docker.pidOf(r.out()))).isEqualTo(cgroups.cpuPathOf(idle) + "/" + r.out());
+        assertThat(r.err().lines().filter(l -> l.contains("applied its cgroup equivalent instead, cpu-idle"))).hasSize(1);
+        assertThat(r.err()).doesNotContain("NOT as asked");
+        Ran niced = schedpolicy(args(List.of("run", "--container", "--nice", "19", "--verify"), detachedBusybox()));
+        assertThat(niced.status()).as(niced.err()).isZero();
+        String group = cpuGroupOf(docker.pidOf(niced.out()));
+        assertThat(cgroups.limitsOf(cgroups.cpuDirOf(group)).weight()).hasValue(1);
+    }
+
+    @Test
+    void shouldRefuseClassIdleWithoutAnIdleParentWithExit125BeforeAnyContainerExists() throws Exception {
+        Path plain = docker.parent("schedpolicy-test-plain", false);
+        Ran r = schedpolicy(args(List.of("run", "--container", "--policy", "idle", "--cgroup-parent", plain.toString()), detachedBusybox()));
         assertThat(r.status()).isEqualTo(125);
-        assertThat(r.err()).contains("schedpolicy: policy not applied:").contains("use cpuIdle for container steps");
+        assertThat(r.err()).contains("schedpolicy: policy not applied:").contains("cpu-idle cannot be applied")
+                .contains("an administrator sets cpu.idle 1");
         assertThat(docker.ok("docker", "ps", "-aq", "--filter", "label=" + TestDocker.LABEL)).isEmpty();
     }
 
@@ -110,8 +128,12 @@ class RunContainerITest {
         Ran ps = schedpolicy("run", "--container", "--cpu-idle", "--", "docker", "ps");
         assertThat(ps.status()).isEqualTo(2);
         assertThat(ps.err()).contains("--container needs a 'docker|podman run|create ...' command, not 'docker ps'");
-        Ran perTaskOnly = schedpolicy(args(List.of("run", "--container", "--nice", "19"), detachedBusybox()));
-        assertThat(perTaskOnly.status()).isEqualTo(2);
-        assertThat(perTaskOnly.err()).contains("give --cpu-idle, --cpu-weight, --cpu-quota or --cpus");
+        Ran raised = schedpolicy(args(List.of("run", "--container", "--cpu-weight", "10000"), detachedBusybox()));
+        assertThat(raised.status()).as(raised.err()).isEqualTo(2);
+        assertThat(raised.err()).contains("CPU weight 10000 raises priority above the default 100 and is not allowed here; use 1..100");
+        assertThat(docker.ok("docker", "ps", "-aq", "--filter", "label=" + TestDocker.LABEL)).as("no container").isEmpty();
+        Ran ioOnly = schedpolicy(args(List.of("run", "--container", "--io", "idle"), detachedBusybox()));
+        assertThat(ioOnly.status()).isEqualTo(2);
+        assertThat(ioOnly.err()).contains("give --cpu-idle, --cpu-weight, --cpu-quota, --cpus, or --policy idle / --nice");
     }
 }

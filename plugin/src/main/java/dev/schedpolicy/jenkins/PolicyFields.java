@@ -15,6 +15,7 @@ import java.io.Serial;
 import java.io.Serializable;
 import java.nio.file.Files;
 import java.util.List;
+import java.util.function.Consumer;
 import net.sf.json.JSONObject;
 
 /**
@@ -46,7 +47,32 @@ public final class PolicyFields implements Describable<PolicyFields>, Serializab
         return PolicyForms.compact(policy, nice, io, cpuQuota, cpuWeight, cpuIdle, cpus, onUnsupported);
     }
 
-    /** Rejects the fields as they stand now, so a bad setter value fails where it was written. */
+    /**
+     * Makes {@code change} only when the fields it leaves are valid: a setter's bad value is rejected where it
+     * was written and never stored, so the object keeps what it had (a stored bad value would fail every later
+     * setter with the first one's message, and be saved with the job).
+     */
+    void set(final Consumer<PolicyFields> change) {
+        PolicyFields candidate = copy();
+        change.accept(candidate);
+        candidate.validate();
+        change.accept(this);
+    }
+
+    private PolicyFields copy() {
+        PolicyFields c = new PolicyFields();
+        c.policy = policy;
+        c.nice = nice;
+        c.io = io;
+        c.cpuQuota = cpuQuota;
+        c.cpuWeight = cpuWeight;
+        c.cpuIdle = cpuIdle;
+        c.cpus = cpus;
+        c.onUnsupported = onUnsupported;
+        return c;
+    }
+
+    /** Rejects the fields as they stand now. */
     void validate() {
         try {
             toCompact();

@@ -34,8 +34,7 @@ public class SchedPolicyWrapper extends BuildWrapper {
 
     @DataBoundConstructor
     public SchedPolicyWrapper(@CheckForNull final String policy) {
-        fields.policy = PolicyFields.blankToNull(policy);
-        fields.validate();
+        fields.set(f -> f.policy = PolicyFields.blankToNull(policy));
     }
 
     public String getPolicy() {
@@ -48,8 +47,7 @@ public class SchedPolicyWrapper extends BuildWrapper {
 
     @DataBoundSetter
     public void setNice(final Integer nice) {
-        fields.nice = nice;
-        fields.validate();
+        fields.set(f -> f.nice = nice);
     }
 
     public String getIo() {
@@ -58,8 +56,7 @@ public class SchedPolicyWrapper extends BuildWrapper {
 
     @DataBoundSetter
     public void setIo(final String io) {
-        fields.io = PolicyFields.blankToNull(io);
-        fields.validate();
+        fields.set(f -> f.io = PolicyFields.blankToNull(io));
     }
 
     public Integer getCpuQuota() {
@@ -68,8 +65,7 @@ public class SchedPolicyWrapper extends BuildWrapper {
 
     @DataBoundSetter
     public void setCpuQuota(final Integer cpuQuota) {
-        fields.cpuQuota = cpuQuota;
-        fields.validate();
+        fields.set(f -> f.cpuQuota = cpuQuota);
     }
 
     public Integer getCpuWeight() {
@@ -78,8 +74,7 @@ public class SchedPolicyWrapper extends BuildWrapper {
 
     @DataBoundSetter
     public void setCpuWeight(final Integer cpuWeight) {
-        fields.cpuWeight = cpuWeight;
-        fields.validate();
+        fields.set(f -> f.cpuWeight = cpuWeight);
     }
 
     public Boolean getCpuIdle() {
@@ -88,8 +83,7 @@ public class SchedPolicyWrapper extends BuildWrapper {
 
     @DataBoundSetter
     public void setCpuIdle(final Boolean cpuIdle) {
-        fields.cpuIdle = cpuIdle;
-        fields.validate();
+        fields.set(f -> f.cpuIdle = cpuIdle);
     }
 
     public String getCpus() {
@@ -98,8 +92,7 @@ public class SchedPolicyWrapper extends BuildWrapper {
 
     @DataBoundSetter
     public void setCpus(final String cpus) {
-        fields.cpus = PolicyFields.blankToNull(cpus);
-        fields.validate();
+        fields.set(f -> f.cpus = PolicyFields.blankToNull(cpus));
     }
 
     public String getOnUnsupported() {
@@ -108,8 +101,7 @@ public class SchedPolicyWrapper extends BuildWrapper {
 
     @DataBoundSetter
     public void setOnUnsupported(final String onUnsupported) {
-        fields.onUnsupported = PolicyFields.blankToNull(onUnsupported);
-        fields.validate();
+        fields.set(f -> f.onUnsupported = PolicyFields.blankToNull(onUnsupported));
     }
 
     @Override

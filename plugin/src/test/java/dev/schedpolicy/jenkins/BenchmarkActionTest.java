@@ -60,6 +60,18 @@ class BenchmarkActionTest {
         assertThat(b.getRootDir().toPath().resolve("schedpolicy-benchmark.xml")).exists();
         BenchmarkBuildAction a = reloaded(p, b).getAction(BenchmarkBuildAction.class);
         assertThat(a.getSummary().kept("idle", 2.0)).isEqualTo(92.4);
+        assertThat(a.getResult().getGateMessage()).isEqualTo("under 'idle' the test job kept 92.4%");
+    }
+
+    /** A result file that cannot be read leaves the build page working: the summary is missing, not an error page. */
+    @Test
+    void shouldShowTheBuildPageWhenTheStoredResultIsUnreadable() throws Exception {
+        FreeStyleProject p = j.createFreeStyleProject();
+        FreeStyleBuild b = buildWithReport(p);
+        java.nio.file.Files.writeString(b.getRootDir().toPath().resolve("schedpolicy-benchmark.xml"), "<not xml");
+        FreeStyleBuild loaded = reloaded(p, b);
+        assertThat(loaded.getAction(BenchmarkBuildAction.class).getSummary()).isNull();
+        assertThat(j.createWebClient().getPage(loaded).getWebResponse().getStatusCode()).isEqualTo(200);
     }
 
     @Test

@@ -51,12 +51,20 @@ class SchedPolicyWrapperTest {
         assertThat(after.getOnUnsupported()).isEqualTo("warn");
     }
 
+    /** A rejected value is never stored: it would fail every later setter with its own message and be saved with the job. */
     @Test
     void shouldRejectBadArgumentsWhereTheyAreWritten() {
         assertThatThrownBy(() -> new SchedPolicyWrapper("turbo")).isInstanceOf(IllegalArgumentException.class);
         SchedPolicyWrapper w = new SchedPolicyWrapper("idle");
-        assertThatThrownBy(() -> w.setIo("loud")).isInstanceOf(IllegalArgumentException.class);
+        w.setIo("be:7");
+        assertThatThrownBy(() -> w.setIo("loud")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'loud'");
+        assertThat(w.getIo()).as("the value before the rejected one").isEqualTo("be:7");
         assertThatThrownBy(() -> w.setCpuQuota(0)).hasMessageContaining("CPU quota");
+        assertThat(w.getCpuQuota()).isNull();
+        assertThatThrownBy(() -> w.setNice(20)).hasMessageContaining("0..19");
+        assertThat(w.getNice()).isNull();
+        w.setCpuQuota(50);
+        assertThat(w.getCpuQuota()).isEqualTo(50);
     }
 
     /** A failed checkout never tears the wrappers' environment down; the block must still end. */

@@ -113,7 +113,8 @@ class WithSchedPolicyStepTest {
 
     @Test
     void shouldShowTheBlockOnTheBuildPage() throws Exception {
-        WorkflowRun b = run("node { withSchedPolicy('batch') { sh 'true' } }", Result.SUCCESS);
+        WorkflowRun b = run("node { withSchedPolicy('batch') { sh '" + KernelView.PRINT + "' } }", Result.SUCCESS);
+        assertThat(KernelView.all(b).get(0).policy).isEqualTo(KernelView.BATCH);
         String page = j.createWebClient().getPage(b).asNormalizedText();
         assertThat(page).contains("Sched Policy").contains("withSchedPolicy batch on built-in").contains("verified");
     }
@@ -151,9 +152,28 @@ class WithSchedPolicyStepTest {
         assertThat(PolicyFields.unsetBlankChoices(off).getString("cpuIdle")).isEqualTo("false");
     }
 
+
+    /**
+     * Each field's help link on the step's and the wrapper's forms leads to the one shared help text of {@link PolicyFields}.
+     * The help URL is found from the request's views, so it is asked for inside a request, as the form does.
+     */
     @Test
-    void shouldSendEveryFieldsHelpToTheSharedHelpFiles() {
-        WithSchedPolicyStep.DescriptorImpl d = j.jenkins.getDescriptorByType(WithSchedPolicyStep.DescriptorImpl.class);
-        assertThat(d.getHelpFile("cpuIdle")).contains("PolicyFields").endsWith("help-cpuIdle.html");
+    void shouldSendEveryFieldsHelpToTheSharedHelpFiles() throws Exception {
+        JenkinsRule.WebClient wc = j.createWebClient();
+        for (Class<? extends hudson.model.Descriptor<?>> type : List.of(WithSchedPolicyStep.DescriptorImpl.class,
+                SchedPolicyWrapper.DescriptorImpl.class)) {
+            hudson.model.Descriptor<?> d = j.jenkins.getDescriptorByType(type);
+            for (String field : PolicyFields.NAMES) {
+                String url = j.executeOnServer(() -> d.getHelpFile(field));
+                assertThat(url).as(type.getSimpleName() + " " + field)
+                        .isEqualTo("/descriptor/" + PolicyFields.class.getName() + "/help/" + field);
+                String text = wc.goTo(url.substring(1), null).getWebResponse().getContentAsString();
+                String file;
+                try (var in = PolicyFields.class.getResourceAsStream("PolicyFields/help-" + field + ".html")) {
+                    file = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                }
+                assertThat(text).as(url).contains(file.strip());
+            }
+        }
     }
 }

@@ -5,6 +5,7 @@ import dev.schedpolicy.engine.container.ContainerAction;
 import dev.schedpolicy.engine.container.ContainerCommand;
 import dev.schedpolicy.engine.container.ContainerLaunch;
 import dev.schedpolicy.engine.container.ContainerPlacement;
+import dev.schedpolicy.engine.container.ContainerPresence;
 import dev.schedpolicy.engine.container.ContainerReadBack;
 import dev.schedpolicy.engine.container.ContainerRefusal;
 import dev.schedpolicy.engine.container.DriverQuery;
@@ -34,8 +35,14 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ContainerBook {
     /** A started container is read back at most this long: the release runs on Jenkins' Pipeline thread. */
     static final Duration READ_BACK_BOUND = Duration.ofSeconds(5);
-    /** A container with no process for this long is forgotten (a node default's launches belong to no block that ends). */
-    private static final long FORGET_IDLE_NANOS = Duration.ofMinutes(2).toNanos();
+    /**
+     * A container is looked for this long after it started, or after it was last found; then one that has no process
+     * here is asked of its daemon, and forgotten only when the daemon says it is gone (a node default's launches belong
+     * to no block that ends). An agent that cannot see the container's processes (Docker outside of Docker, a remote
+     * DOCKER_HOST) forgot a running one after 2 minutes, refusing every later step inside it.
+     */
+    static final Duration FORGET_AFTER = Duration.ofMinutes(2);
+    private static final Duration ASK_BOUND = Duration.ofSeconds(15);
     private static final AtomicLong SEQUENCE = new AtomicLong();
 
     private final LaunchConfig config;
@@ -43,17 +50,29 @@ final class ContainerBook {
     private final Map<String, List<Started>> started = new ConcurrentHashMap<>();
     private volatile Placement placement;
 
-    private record Pending(String blockKey, Policy policy, ContainerLaunch launch, Started joined, List<String> warnings) {
+    private record Pending(String blockKey, Policy policy, ContainerLaunch launch, Started joined, List<String> warnings,
+            Map<String, String> clientEnv) {
     }
 
-    private record Started(ContainerLaunch launch, String policy, long since) {
+    /** @param clientEnv the variables that choose the daemon, to ask it whether the container still exists */
+    private record Started(ContainerLaunch launch, String policy, long since, Map<String, String> clientEnv) {
+        Started seenNow() {
+            return new Started(launch, policy, System.nanoTime(), clientEnv);
+        }
     }
 
     private record Placement(ContainerPlacement placement, ContainerReadBack readBack) {
     }
 
+    private final long forgetAfterNanos;
+
     ContainerBook(final LaunchConfig config) {
+        this(config, FORGET_AFTER);
+    }
+
+    ContainerBook(final LaunchConfig config, final Duration forgetAfter) {
         this.config = config;
+        this.forgetAfterNanos = forgetAfter.toNanos();
     }
 
     /** Cgroups are detected on the first container launch, so agents that start none never read them. */
@@ -75,14 +94,16 @@ final class ContainerBook {
             final LaunchConfig launchConfig, final Map<String, String> env) {
         String id = "ct-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet();
         if (command.action() == ContainerAction.EXEC) {
-            Started target = find(command.target()).orElseThrow(() -> new ContainerRefusal("'" + String.join(" ", command.argv())
-                    + "' runs in container " + command.target() + ", which no policed launch on this agent started, so nothing"
+            Started target = find(command.target()).orElseThrow(() -> new ContainerRefusal(command.describe()
+                    + " runs in container " + command.target() + ", which no policed launch on this agent started, so nothing"
                     + " of '" + policy.toCompact() + "' reaches it: the " + command.runtime().program() + " daemon starts the"
                     + " process there, not this launch. Start the container inside the policed block (withSchedPolicy around"
                     + " docker.image(...).inside), or run this step outside the block"));
             List<String> warnings = new ArrayList<>();
             List<String> perTask = PerTaskParts.of(policy);
-            if (!perTask.isEmpty()) {
+            // the container's group carries the cgroup equivalents of the policy it was started under: an exec under
+            // the same policy (docker-workflow's inside runs its body's steps so) is as placed as the container
+            if (!perTask.isEmpty() && !target.policy().equals(policy.toCompact())) {
                 String what = "per-task parts of '" + policy.toCompact() + "' cannot reach a process that the "
                         + command.runtime().program() + " daemon starts in a container: " + String.join("; ", perTask);
                 if (policy.onUnsupported() == OnUnsupported.FAIL) {
@@ -90,11 +111,11 @@ final class ContainerBook {
                 }
                 warnings.add(what + "; it runs in the container's group, which carries '" + target.policy() + "'");
             }
-            pending.put(id, new Pending(blockKey, policy, null, target, warnings));
+            pending.put(id, new Pending(blockKey, policy, null, target, warnings, Map.of()));
             return new PreparedLaunch(id, List.of());
         }
         ContainerLaunch launch = ContainerLaunch.prepare(placement().placement(), command, policy, parent, launchConfig, env);
-        pending.put(id, new Pending(blockKey, policy, launch, null, launch.plan().warnings()));
+        pending.put(id, new Pending(blockKey, policy, launch, null, launch.plan().warnings(), daemonEnv(env)));
         return new PreparedLaunch(id, command.insertAt(), launch.plan().inserted());
     }
 
@@ -115,7 +136,7 @@ final class ContainerBook {
             return record(id, p, p.joined().launch(), state, "exec into container started under '" + p.joined().policy() + "': ");
         }
         started.computeIfAbsent(p.blockKey(), k -> new CopyOnWriteArrayList<>())
-                .add(new Started(p.launch(), p.policy().toCompact(), System.nanoTime()));
+                .add(new Started(p.launch(), p.policy().toCompact(), System.nanoTime(), p.clientEnv()));
         Optional<ContainerReadBack.State> state = p.launch().plan().command().action() == ContainerAction.RUN
                 ? p.launch().awaitRunning(readBack, bound) : Optional.empty();
         return record(id, p, p.launch(), state, "");
@@ -126,7 +147,7 @@ final class ContainerBook {
         List<String> mismatches = new ArrayList<>();
         String words;
         if (state.isPresent()) {
-            mismatches.addAll(ContainerReadBack.mismatches(state.get(), p.policy()));
+            mismatches.addAll(ContainerReadBack.mismatches(state.get(), launch.plan().policy()));
             words = lead + state.get().describe();
         } else {
             String placed = "placed with " + String.join(" ", launch.plan().inserted());
@@ -173,7 +194,21 @@ final class ContainerBook {
         }
     }
 
-    /** Forgets containers that have had no process for a while (gone, or created and never started). */
+    /** The variables that choose a daemon or how to reach it (no others are kept: the environment carries credentials). */
+    private static Map<String, String> daemonEnv(final Map<String, String> env) {
+        Map<String, String> kept = new java.util.HashMap<>();
+        env.forEach((k, v) -> {
+            if (k.startsWith("DOCKER_") || k.startsWith("CONTAINER_") || k.equals("PATH") || k.equals("HOME") || k.equals("XDG_RUNTIME_DIR")) {
+                kept.put(k, v);
+            }
+        });
+        return Map.copyOf(kept);
+    }
+
+    /**
+     * Forgets containers that are gone: no process of theirs here for a while and their daemon says so (or they were
+     * never created). One the daemon cannot be asked about is kept and asked again later.
+     */
     void reap() {
         if (placement == null) {
             return;
@@ -181,10 +216,20 @@ final class ContainerBook {
         long now = System.nanoTime();
         for (List<Started> list : started.values()) {
             for (Started s : list) {
-                if (now - s.since() > FORGET_IDLE_NANOS
-                        && s.launch().id().flatMap(placement().readBack()::find).isEmpty()) {
+                if (now - s.since() <= forgetAfterNanos) {
+                    continue;
+                }
+                Optional<String> id = s.launch().id();
+                if (id.isPresent() && placement().readBack().find(id.get()).isPresent()) {
+                    continue;
+                }
+                ContainerPresence.Answer answer = id.isEmpty() ? ContainerPresence.Answer.GONE
+                        : ContainerPresence.ask(s.launch().plan().command(), id.get(), s.clientEnv(), ASK_BOUND);
+                if (answer == ContainerPresence.Answer.GONE) {
                     list.remove(s);
                     s.launch().close();
+                } else {
+                    list.set(list.indexOf(s), s.seenNow());
                 }
             }
         }

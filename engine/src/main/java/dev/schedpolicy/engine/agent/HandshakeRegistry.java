@@ -9,7 +9,6 @@ import dev.schedpolicy.engine.launch.Handshake;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.launch.ParkAndRelease;
 import dev.schedpolicy.engine.launch.PolicedLaunch;
-import dev.schedpolicy.engine.policy.OnUnsupported;
 import dev.schedpolicy.engine.policy.Policy;
 
 import java.nio.file.Path;
@@ -149,14 +148,12 @@ public final class HandshakeRegistry implements AutoCloseable {
             timer.schedule(() -> containers.abort(prepared.id()), pendingTimeout.toMillis(), TimeUnit.MILLISECONDS);
             return prepared;
         }
-        List<String> all = new ArrayList<>(notes);
-        if (parsed instanceof ContainerCommand.Unreadable u) {
-            if (policy.onUnsupported() == OnUnsupported.FAIL) {
-                throw new ContainerRefusal(u.reason() + "; only the client would be policed (onUnsupported: 'warn' runs it so)");
-            }
-            all.add(u.reason() + "; only the client is policed");
+        if (parsed instanceof ContainerCommand.Unreadable u && !policy.isDefault()) {
+            // even under warn: run as it is, a container it starts would escape the policy's group and the floor's
+            throw new ContainerRefusal(u.reason() + "; only the client would be policed, and a container it starts would run"
+                    + " outside the policy");
         }
-        return prepareParked(policy, parkedConfig(limits, cgroupParent), blockKey, pendingTimeout, all);
+        return prepareParked(policy, parkedConfig(limits, cgroupParent), blockKey, pendingTimeout, notes);
     }
 
     /** @param notes the engine's own warnings about the launch, put before the launch's in its record */

@@ -6,6 +6,7 @@ import dev.schedpolicy.engine.container.ContainerLaunch;
 import dev.schedpolicy.engine.container.ContainerPlacement;
 import dev.schedpolicy.engine.container.ContainerReadBack;
 import dev.schedpolicy.engine.container.ContainerRefusal;
+import dev.schedpolicy.engine.container.PerTaskParts;
 import dev.schedpolicy.engine.container.DriverQuery;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.policy.Policy;
@@ -59,6 +60,13 @@ final class ContainerCopies implements AutoCloseable {
         argv.addAll(pb.command());
         ContainerCommand command = ((ContainerCommand.Container) ContainerCommand.parse(argv)).command();
         Policy p = policy.isDefault() ? Policy.DEFAULT : Policy.parse(policy.compact());
+        List<String> perTask = PerTaskParts.of(p);
+        if (!perTask.isEmpty()) {
+            // the benchmark measures a policy as written: a launch would run it with its cgroup equivalent, which is
+            // another row (cpu-idle, weightN), so the per-task row is skipped here rather than measured twice
+            throw new RunAborted(RunAborted.Kind.POLICY_UNAVAILABLE_IN_TOPOLOGY, "per-task parts cannot reach a container's"
+                    + " processes: " + String.join("; ", perTask));
+        }
         try {
             // the configured parent is where cpu-idle groups go (the idle parent); other copies stay where Docker puts them
             ContainerLaunch launch = ContainerLaunch.prepare(placement, command, p, p.cpuIdle() ? cgroupParent : Optional.empty(),

@@ -7,18 +7,22 @@ import java.util.Optional;
 
 /**
  * A {@code docker|podman [global options] [container] run|create|exec ...} command line, read far enough to
- * place the container: where the subcommand's own options begin (new options go right after the subcommand
- * token, which is before the image on every runtime version), the options that matter for placement, and
- * for exec the target container. Everything else on the line is left as it is.
+ * place the container: where the subcommand's own options end (new options go there, after the command's own, so
+ * that where both set one, ours is the last and wins in the runtimes' parsers), the options that matter for
+ * placement, and for exec the target container. Everything else on the line is left as it is. An option the
+ * parser does not know makes the line {@link Unreadable}: guessing whether it takes a value could shift the parse.
+ * Nothing here puts the line's arguments into a message: {@code -e K=V} carries credentials (docker-workflow
+ * passes every step variable so, hidden only by the launcher's masks); messages name the line by {@link #describe()}.
  *
  * @param argv          the whole command line as given
  * @param runtime       docker or podman
  * @param action        run, create or exec
  * @param globalOptions the options between the program and the subcommand (-H, --context, --url ...), which
  *                      a query of the same daemon must repeat
- * @param insertAt      index in argv right after the subcommand token
+ * @param insertAt      index in argv where the subcommand's options end: the image (run/create), the container
+ *                      (exec), or a "--" before it
  * @param options       the subcommand's options up to the image (run/create) or container (exec), last value
- *                      per long name ("--cpus" -> "0.5"); flags map to ""
+ *                      per long name ("--cpus" -> "0.5"); flags and --env map to ""
  * @param target        exec: the container name or id; run/create: the image
  */
 public record ContainerCommand(List<String> argv, ContainerRuntime runtime, ContainerAction action, List<String> globalOptions,
@@ -62,8 +66,10 @@ public record ContainerCommand(List<String> argv, ContainerRuntime runtime, Cont
             } else if (rt.globalValued().contains(option)) {
                 i += 2;
             } else {
-                return new Unreadable("unknown global option '" + option + "' before the subcommand of '" + String.join(" ", argv)
-                        + "': cannot tell whether it starts a container");
+                // only the option's name: a short option's value may be attached (-Htcp://user:pw@host)
+                String name = option.startsWith("--") ? option : option.substring(0, Math.min(2, option.length()));
+                return new Unreadable("unknown global option '" + name + "' before the subcommand of a '" + rt.program()
+                        + "' line: cannot tell whether it starts a container");
             }
         }
         if (i >= argv.size()) {
@@ -79,49 +85,71 @@ public record ContainerCommand(List<String> argv, ContainerRuntime runtime, Cont
         if (action.isEmpty()) {
             return new NotContainer();
         }
-        int insertAt = i + 1;
+        String line = "'" + rt.program() + " " + action.get().word() + "'";
         Map<String, String> options = new LinkedHashMap<>();
-        int j = insertAt;
+        int j = i + 1;
+        int optionsEnd = -1;
         while (j < argv.size() && argv.get(j).startsWith("-") && !"-".equals(argv.get(j))) {
             String token = argv.get(j);
             if ("--".equals(token)) {
+                optionsEnd = j;
                 j++;
                 break;
             }
-            j = readOption(rt, argv, j, options);
+            try {
+                j = readOption(rt, action.get(), argv, j, options);
+            } catch (UnknownOption e) {
+                return new Unreadable(line + " has option '" + e.getMessage() + "', which this parser does not know, so it cannot"
+                        + " tell whether it takes a value and where the " + (action.get() == ContainerAction.EXEC ? "container" : "image")
+                        + " is" + (e.getMessage().startsWith("--") ? ": write it as " + e.getMessage() + "=VALUE (a flag as "
+                        + e.getMessage() + "=true)" : ": write it in its long form as --NAME=VALUE"));
+            }
         }
         if (j >= argv.size()) {
-            return new Unreadable("'" + String.join(" ", argv) + "' names no " + (action.get() == ContainerAction.EXEC ? "container" : "image"));
+            return new Unreadable(line + " names no " + (action.get() == ContainerAction.EXEC ? "container" : "image"));
         }
-        return new Container(new ContainerCommand(argv, rt, action.get(), globals, insertAt, options, argv.get(j)));
+        return new Container(new ContainerCommand(argv, rt, action.get(), globals, optionsEnd >= 0 ? optionsEnd : j, options,
+                argv.get(j)));
     }
 
-    /** Reads one option token (and its value), records long names; returns the index after it. */
-    private static int readOption(final ContainerRuntime rt, final List<String> argv, final int j,
+    /** An option the parser does not know; the message is the option's name only (never its value). */
+    private static final class UnknownOption extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UnknownOption(final String name) {
+            super(name, null, false, false);
+        }
+    }
+
+    /**
+     * Reads one option token (and its value), records long names; returns the index after it. The values of --env
+     * are not kept: they carry credentials, and nothing here needs them.
+     */
+    private static int readOption(final ContainerRuntime rt, final ContainerAction action, final List<String> argv, final int j,
             final Map<String, String> options) {
         String token = argv.get(j);
         if (token.startsWith("--")) {
             int eq = token.indexOf('=');
             if (eq > 0) {
-                options.put(token.substring(0, eq), token.substring(eq + 1));
+                String name = token.substring(0, eq);
+                options.put(name, ClientOptions.isEnvironment(name) ? "" : token.substring(eq + 1));
                 return j + 1;
             }
-            if (rt.subcommandFlags().contains(token)) {
+            ClientOptions.Kind kind = ClientOptions.kindOf(rt, action, token).orElseThrow(() -> new UnknownOption(token));
+            if (kind == ClientOptions.Kind.FLAG) {
                 options.put(token, "");
                 return j + 1;
             }
-            options.put(token, j + 1 < argv.size() ? argv.get(j + 1) : "");
+            options.put(token, ClientOptions.isEnvironment(token) || j + 1 >= argv.size() ? "" : argv.get(j + 1));
             return j + 2;
         }
         // a cluster of short options (-itd, -e X=1, -eX=1): flags until the first one that takes a value,
         // whose value is the rest of the token or the next token
         for (int k = 1; k < token.length(); k++) {
             char c = token.charAt(k);
-            String longName = rt.longNameOf(c);
-            if (rt.shortFlags().indexOf(c) >= 0) {
-                if (longName != null) {
-                    options.put(longName, "");
-                }
+            String longName = ClientOptions.longNameOf(rt, action, c).orElseThrow(() -> new UnknownOption("-" + c));
+            if (ClientOptions.kindOf(rt, action, longName).orElse(ClientOptions.Kind.VALUED) == ClientOptions.Kind.FLAG) {
+                options.put(longName, "");
                 continue;
             }
             String value;
@@ -133,7 +161,7 @@ public record ContainerCommand(List<String> argv, ContainerRuntime runtime, Cont
                 value = j + 1 < argv.size() ? argv.get(j + 1) : "";
                 next = j + 2;
             }
-            options.put(longName != null ? longName : "-" + c, value);
+            options.put(longName, ClientOptions.isEnvironment(longName) ? "" : value);
             return next;
         }
         return j + 1;
@@ -144,12 +172,17 @@ public record ContainerCommand(List<String> argv, ContainerRuntime runtime, Cont
         return Optional.ofNullable(options.get(longName));
     }
 
+    /** The line in words that carry none of its arguments: {@code 'docker run'}. */
+    public String describe() {
+        return "'" + runtime.program() + " " + action.word() + "'";
+    }
+
     /** The client program as given (a path or a name). */
     public String client() {
         return argv.get(0);
     }
 
-    /** argv with {@code tokens} inserted right after the subcommand. */
+    /** argv with {@code tokens} inserted where the command's own options end. */
     public List<String> withOptions(final List<String> tokens) {
         List<String> all = new java.util.ArrayList<>(argv.subList(0, insertAt));
         all.addAll(tokens);

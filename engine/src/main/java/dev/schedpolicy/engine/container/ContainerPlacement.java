@@ -21,8 +21,10 @@ import java.util.Optional;
  * {@code schedpolicy setup}), and carries weight, quota and CPUs itself ({@code --cpu-shares}, {@code --cpus},
  * {@code --cpuset-cpus}). No group of ours is made per container: the container outlives the client we launch, and
  * a group under it would have to live as long as the daemon keeps the container. A {@code --cidfile} in our state
- * directory tells us which container the launch made. Per-task parts cannot reach the container: under
- * on-unsupported=fail they refuse the launch naming the cgroup equivalent, under warn they are reported.
+ * directory tells us which container the launch made. Per-task parts cannot reach the container: their cgroup
+ * equivalents stand in for them where one can be applied (an agent default of 'idle' must not fail container
+ * builds); where none can, on-unsupported=fail refuses the launch saying what the administrator must do, and warn
+ * reports it.
  */
 public final class ContainerPlacement {
     private final CgroupSystem system;
@@ -70,15 +72,11 @@ public final class ContainerPlacement {
             throw new IllegalArgumentException("an exec joins a container that exists; only run and create are placed");
         }
         Outcome out = new Outcome(policy, command);
-        List<String> perTask = PerTaskParts.of(policy);
-        if (!perTask.isEmpty()) {
-            out.unsupported("per-task parts of '" + policy.toCompact() + "' cannot reach the processes of a container, which the "
-                    + command.runtime().program() + " daemon starts, not this launch: " + String.join("; ", perTask));
+        Policy placed = standIns(command, policy, configuredParent, out);
+        if (placed.cpuIdle() || configuredParent.isPresent()) {
+            parent(command, placed, configuredParent, env, out);
         }
-        if (policy.cpuIdle() || configuredParent.isPresent()) {
-            parent(command, policy, configuredParent, env, out);
-        }
-        policy.cpuWeight().ifPresent(w -> out.set("--cpu-shares", Long.toString(CpuLimits.sharesForWeight(w)), "weight " + w));
+        placed.cpuWeight().ifPresent(w -> out.set("--cpu-shares", Long.toString(CpuLimits.sharesForWeight(w)), "weight " + w));
         policy.cpuQuotaPercent().ifPresent(q -> out.set("--cpus", cpusForQuota(q), "quota " + q + "%"));
         policy.cpus().ifPresent(c -> out.set("--cpuset-cpus", c.toString(), "cpus " + c));
         Optional<String> ownCid = command.option("--cidfile");
@@ -86,7 +84,56 @@ public final class ContainerPlacement {
         if (ownCid.isEmpty()) {
             out.inserted.add("--cidfile=" + cidFile);
         }
-        return new Plan(command, out.inserted, out.parent, cid, ownCid.isEmpty(), out.warnings, policy);
+        return new Plan(command, out.inserted, out.parent, cid, ownCid.isEmpty(), out.warnings, placed);
+    }
+
+    /**
+     * The policy with its per-task parts replaced by their cgroup stand-ins (see {@link PerTaskParts#equivalent}), so an
+     * agent default of 'idle' runs a container build low instead of failing it; one line says what stands in and why.
+     * Where nothing can stand in (class idle without a usable idle parent, an I/O class), that part is unsupported:
+     * refused under fail, with what the administrator must do.
+     */
+    private Policy standIns(final ContainerCommand command, final Policy policy, final Optional<Path> configured, final Outcome out) {
+        PerTaskParts.Equivalent eq = PerTaskParts.equivalent(policy);
+        String why = "'" + policy.toCompact() + "' acts per task and cannot reach the processes of a container, which the "
+                + command.runtime().program() + " daemon starts";
+        boolean cpuIdle = eq.cpuIdle();
+        if (cpuIdle) {
+            Optional<String> problem = idleParentProblem(configured);
+            if (problem.isPresent()) {
+                cpuIdle = false;
+                out.unsupported(why + ", and its cgroup equivalent cpu-idle cannot be applied: " + problem.get());
+            }
+        }
+        PerTaskParts.Equivalent applied = new PerTaskParts.Equivalent(cpuIdle, eq.weight(), eq.without());
+        if (!eq.without().isEmpty()) {
+            out.unsupported(why + ", and " + String.join(", ", eq.without()) + " has no cgroup equivalent that is applied: set the"
+                    + " policy without it for container builds (docker's --blkio-weight is the container's I/O weight under bfq)");
+        }
+        if (applied.any()) {
+            out.warnings.add(why + ": applied its cgroup equivalent instead, " + applied.describe(policy));
+        }
+        return applied.applyTo(policy);
+    }
+
+    /** Why no idle parent can take a container here, or empty when one can (the configured parent, else the machine-wide one). */
+    private Optional<String> idleParentProblem(final Optional<Path> configured) {
+        Path dir;
+        try {
+            dir = configured.orElseGet(() -> IdleParent.of(system).path());
+        } catch (CgroupException e) {
+            return Optional.of("no cpu cgroup controller (" + e.getMessage() + ")");
+        }
+        String fix = configured.isEmpty() ? "an administrator makes the machine-wide idle parent once with 'sudo schedpolicy setup'"
+                : "an administrator sets cpu.idle 1 on the node's cgroup parent " + dir + " or on a group above it, or removes"
+                + " the node's cgroup parent so the machine-wide idle parent from 'schedpolicy setup' is used";
+        if (!Files.isDirectory(dir)) {
+            return Optional.of(dir + " does not exist: " + fix);
+        }
+        if (system.idleAncestor(dir).isEmpty()) {
+            return Optional.of("neither " + dir + " nor a group above it has cpu.idle 1: " + fix);
+        }
+        return Optional.empty();
     }
 
     private void parent(final ContainerCommand command, final Policy policy, final Optional<Path> configured, final Map<String, String> env,
@@ -159,14 +206,30 @@ public final class ContainerPlacement {
             warnings.add(reason + "; the container runs without them");
         }
 
-        /** Adds --name=value unless the command sets it already, which is a conflict the author must resolve. */
+        /**
+         * Adds --name=value. Where the command sets the option itself, that is a conflict the author must resolve: under
+         * fail it refuses; under warn ours still goes in, after the command's own, so the policy's value wins (the
+         * runtimes' parsers keep the last) and the container cannot leave the policy's group through its own options.
+         * Only the option's name is said, never the line or a value.
+         */
         void set(final String name, final String value, final String part) {
-            Optional<String> own = command.option(name);
-            if (own.isPresent() || ("--cpus".equals(name) && command.option("--cpu-quota").isPresent())) {
-                unsupported("'" + String.join(" ", command.argv()) + "' sets " + name + " " + own.orElse(command.option("--cpu-quota")
-                        .orElse("")) + " itself, and the policy's " + part + " would set it too: leave one of them out");
+            boolean ownQuota = "--cpus".equals(name) && command.option("--cpu-quota").isPresent();
+            if (command.option(name).isEmpty() && !ownQuota) {
+                inserted.add(name + "=" + value);
                 return;
             }
+            String own = ownQuota ? "--cpu-quota" : name;
+            String conflict = command.describe() + " sets " + own + " itself, and the policy's " + part + " would set " + name;
+            if (policy.onUnsupported() == OnUnsupported.FAIL) {
+                throw new ContainerRefusal(conflict + " too: leave " + own + " out of the container's options (onUnsupported:"
+                        + " 'warn' runs it with the policy's)");
+            }
+            if (ownQuota) {
+                // both set is an error in the runtimes ("Conflicting options"): the command's own quota stays
+                warnings.add(conflict + "; the container runs with its own " + own);
+                return;
+            }
+            warnings.add(conflict + "; the policy's wins (given after the command's own)");
             inserted.add(name + "=" + value);
         }
     }

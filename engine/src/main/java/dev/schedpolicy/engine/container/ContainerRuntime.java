@@ -1,14 +1,12 @@
 package dev.schedpolicy.engine.container;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * The container clients whose run/create/exec lines we rewrite or check, with what their parsers need: which
- * options take no value (everything else before the image takes one), and how to ask the daemon for its
- * cgroup driver. Both accept --cgroup-parent, --cpu-shares, --cpus, --cpuset-cpus and --cidfile on run and create.
+ * The container clients whose run/create/exec lines we rewrite or check, with their global options and how to ask
+ * the daemon for its cgroup driver (the subcommands' options are in {@link ClientOptions}). Both accept --cgroup-parent, --cpu-shares, --cpus, --cpuset-cpus and --cidfile on run and create.
  */
 public enum ContainerRuntime {
     DOCKER("docker", "{{.CgroupDriver}}",
@@ -20,17 +18,6 @@ public enum ContainerRuntime {
                     "--storage-driver", "--storage-opt", "--runtime", "--runtime-flag", "--events-backend", "--network-cmd-path",
                     "--tmpdir", "--config", "--conmon", "--hooks-dir", "--module", "--ssh", "--volumepath", "--imagestore",
                     "--network-config-dir", "--out", "--cdi-spec-dir"));
-
-    /** run/create/exec options without a value; docker's and podman's common ones plus podman's own. */
-    private static final Set<String> RUN_FLAGS = Set.of("--detach", "-d", "--interactive", "--tty", "--rm", "--privileged",
-            "--publish-all", "--init", "--read-only", "--no-healthcheck", "--oom-kill-disable", "--disable-content-trust",
-            "--quiet", "--help", "--replace", "--rmi", "--no-hosts", "--env-host", "--read-only-tmpfs", "--sig-proxy",
-            "--http-proxy", "--tls-verify", "--passwd", "--preserve-fds-all");
-    private static final Map<Character, String> SHORT_NAMES = Map.ofEntries(Map.entry('d', "--detach"), Map.entry('i', "--interactive"),
-            Map.entry('t', "--tty"), Map.entry('P', "--publish-all"), Map.entry('q', "--quiet"), Map.entry('c', "--cpu-shares"),
-            Map.entry('e', "--env"), Map.entry('u', "--user"), Map.entry('w', "--workdir"), Map.entry('v', "--volume"),
-            Map.entry('m', "--memory"), Map.entry('p', "--publish"), Map.entry('h', "--hostname"), Map.entry('l', "--label"),
-            Map.entry('a', "--attach"));
 
     private final String program;
     private final String driverFormat;
@@ -71,19 +58,4 @@ public enum ContainerRuntime {
     Set<String> globalValued() {
         return globalValued;
     }
-
-    Set<String> subcommandFlags() {
-        return RUN_FLAGS;
-    }
-
-    /** Short options that take no value: -d -i -t -P -q. */
-    String shortFlags() {
-        return "ditPq";
-    }
-
-    /** The long name of a short option, or null for one we do not track. */
-    String longNameOf(final char c) {
-        return SHORT_NAMES.get(c);
-    }
-
 }

@@ -1,7 +1,6 @@
 package dev.schedpolicy.engine.container;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +18,15 @@ public final class DriverQuery implements CgroupDrivers {
     private static final long KEEP_NANOS = TimeUnit.SECONDS.toNanos(60);
 
     private final Map<List<String>, Answer> answers = new ConcurrentHashMap<>();
+    private final java.time.Duration timeout;
+
+    public DriverQuery() {
+        this(java.time.Duration.ofSeconds(TIMEOUT_SECONDS));
+    }
+
+    DriverQuery(final java.time.Duration timeout) {
+        this.timeout = timeout;
+    }
 
     private record Answer(CgroupDriver driver, long at) {
     }
@@ -51,41 +59,30 @@ public final class DriverQuery implements CgroupDrivers {
                 || "XDG_RUNTIME_DIR".equals(name);
     }
 
-    private static CgroupDriver ask(final List<String> query, final Map<String, String> env) {
-        ProcessBuilder pb = new ProcessBuilder(query).redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        pb.environment().clear();
-        pb.environment().putAll(env);
-        String out;
+    /** Names only the client in its messages: global options may carry a host with credentials (-H tcp://user:pw@...). */
+    private CgroupDriver ask(final List<String> query, final Map<String, String> env) {
+        String client = "'" + query.get(0) + " info'";
+        ClientCall.Answer answer;
         try {
-            Process p = pb.start();
-            byte[] bytes = p.getInputStream().readAllBytes();
-            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new ContainerRefusal("'" + String.join(" ", query) + "' did not answer within " + TIMEOUT_SECONDS
-                        + " s, so the daemon's cgroup driver is unknown and the container cannot be placed");
-            }
-            out = new String(bytes, StandardCharsets.UTF_8).trim();
-            if (p.exitValue() != 0) {
-                throw new ContainerRefusal("cannot ask the daemon for its cgroup driver: '" + String.join(" ", query) + "' exited "
-                        + p.exitValue() + ": " + firstLine(out));
-            }
+            answer = ClientCall.run(query, env, timeout);
+        } catch (ClientCall.TimedOut e) {
+            throw new ContainerRefusal(client + " did not answer within " + timeout.toSeconds()
+                    + " s (its daemon hangs or cannot be reached), so the daemon's cgroup driver is unknown and the container cannot be placed");
         } catch (IOException e) {
-            throw new ContainerRefusal("cannot run '" + String.join(" ", query) + "' to ask the daemon for its cgroup driver: "
-                    + e.getMessage(), e);
+            throw new ContainerRefusal("cannot run " + client + " to ask the daemon for its cgroup driver: " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ContainerRefusal("interrupted while asking the daemon for its cgroup driver", e);
         }
-        return switch (out) {
+        if (answer.status() != 0) {
+            throw new ContainerRefusal("cannot ask the daemon for its cgroup driver: " + client + " exited " + answer.status() + ": "
+                    + answer.firstLine());
+        }
+        return switch (answer.output()) {
             case "cgroupfs" -> CgroupDriver.CGROUPFS;
             case "systemd" -> CgroupDriver.SYSTEMD;
-            default -> throw new ContainerRefusal("the daemon reports cgroup driver '" + firstLine(out) + "' ('" + String.join(" ", query)
-                    + "'); only cgroupfs and systemd are known, so the container cannot be placed");
+            default -> throw new ContainerRefusal("the daemon reports cgroup driver '" + answer.firstLine() + "' (" + client
+                    + "); only cgroupfs and systemd are known, so the container cannot be placed");
         };
-    }
-
-    private static String firstLine(final String text) {
-        String line = text.lines().findFirst().orElse("(no output)");
-        return line.length() > 300 ? line.substring(0, 300) + "..." : line;
     }
 }

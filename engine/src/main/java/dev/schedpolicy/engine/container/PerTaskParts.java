@@ -30,6 +30,61 @@ public final class PerTaskParts {
         return parts;
     }
 
+    /**
+     * The cgroup controls that stand in for the per-task parts on a container: cpu-idle for class idle (a group under an
+     * idle parent weighs as little against the machine as SCHED_IDLE does against its task group), the weight with the
+     * same share for a nice (batch runs at its nice's weight). Parts the policy already covers itself are left out
+     * (its own cpu-idle or weight), and I/O has none that is applied.
+     *
+     * @param cpuIdle    whether cpu-idle stands in for class idle
+     * @param weight     the weight that stands in for the nice, if any
+     * @param without    the per-task parts nothing stands in for, in words
+     */
+    public record Equivalent(boolean cpuIdle, java.util.OptionalInt weight, List<String> without) {
+        public Equivalent {
+            without = List.copyOf(without);
+        }
+
+        /** Whether anything stands in for a per-task part. */
+        public boolean any() {
+            return cpuIdle || weight.isPresent();
+        }
+
+        /** {@code policy} with the stand-ins added: what the container's group is asked to carry. */
+        public Policy applyTo(final Policy policy) {
+            Policy.Builder b = policy.toBuilder();
+            if (cpuIdle) {
+                b.cpuIdle(true);
+            }
+            weight.ifPresent(b::cpuWeight);
+            return b.build();
+        }
+
+        /** What stands in, in words ("the container's group under an idle parent", "cpu weight 1 ..."). */
+        public String describe(final Policy policy) {
+            List<String> what = new ArrayList<>();
+            if (cpuIdle) {
+                what.add("cpu-idle (the container's group under an idle parent)");
+            }
+            weight.ifPresent(w -> what.add("cpu weight " + w + " (the share of nice " + policy.nice().orElse(0) + " against nice 0)"));
+            return String.join(" and ", what);
+        }
+    }
+
+    /** The stand-ins for {@code policy}'s per-task parts on a container. */
+    public static Equivalent equivalent(final Policy policy) {
+        boolean idleClass = policy.schedClass().filter(c -> c == SchedClass.IDLE).isPresent();
+        boolean cpuIdle = idleClass && !policy.cpuIdle();
+        java.util.OptionalInt weight = java.util.OptionalInt.empty();
+        if (!idleClass && !policy.cpuIdle() && policy.cpuWeight().isEmpty() && policy.nice().isPresent()
+                && weightForNice(policy.nice().getAsInt()) < 100) {
+            weight = java.util.OptionalInt.of(weightForNice(policy.nice().getAsInt()));
+        }
+        List<String> without = new ArrayList<>();
+        policy.io().ifPresent(io -> without.add("io " + io));
+        return new Equivalent(cpuIdle, weight, without);
+    }
+
     /** The cgroup weight (100 = nice 0) with the share nice {@code nice} has against a nice-0 task; at least 1. */
     static int weightForNice(final int nice) {
         int n = Math.max(0, Math.min(19, nice));

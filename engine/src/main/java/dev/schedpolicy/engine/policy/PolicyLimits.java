@@ -4,11 +4,12 @@ import java.io.Serializable;
 
 /**
  * What whoever embeds the engine lets policy authors ask for. By default nothing may raise a
- * priority: no realtime class, no negative nice, no I/O priority above the default best-effort 4.
+ * priority: no realtime class, no negative nice, no I/O priority above the default best-effort 4, no CPU weight
+ * above the default 100.
  * Only an administrator (the CLI: root with an explicit flag; Jenkins: the global configuration)
  * turns {@code allowRaise} on.
  *
- * @param allowRaise    whether realtime classes, negative nice and raised I/O priority are allowed
+ * @param allowRaise    whether realtime classes, negative nice, raised I/O priority and CPU weights above 100 are allowed
  * @param minNice       the lowest nice value authors may ask for (0 unless raising is allowed)
  * @param allowCgroups  whether cgroup controls (quota, weight, idle group) may be used
  * @param maxQuotaPercent the highest CPU quota in percent of one CPU, or 0 for "number of CPUs x 100"
@@ -16,6 +17,8 @@ import java.io.Serializable;
 public record PolicyLimits(boolean allowRaise, int minNice, boolean allowCgroups, int maxQuotaPercent)
         implements Serializable {
     public static final PolicyLimits DEFAULT = new PolicyLimits(false, 0, true, 0);
+    /** The cgroup weight of a group nobody weighted (cgroup v2 cpu.weight 100; v1 cpu.shares 1024). */
+    private static final int DEFAULT_WEIGHT = 100;
 
     public PolicyLimits {
         if (minNice < -20 || minNice > 19) {
@@ -63,6 +66,13 @@ public record PolicyLimits(boolean allowRaise, int minNice, boolean allowCgroups
         policy.io().filter(IoPriority::raises).ifPresent(io -> {
             if (!allowRaise) {
                 throw new InvalidPolicyException("I/O priority '" + io + "' raises priority above the default be:4 and is not allowed here; use idle or be:4..be:7");
+            }
+        });
+        policy.cpuWeight().ifPresent(w -> {
+            // a group above the default weight takes CPU from its default siblings (other launches, other containers)
+            if (w > DEFAULT_WEIGHT && !allowRaise) {
+                throw new InvalidPolicyException("CPU weight " + w + " raises priority above the default " + DEFAULT_WEIGHT
+                        + " and is not allowed here; use 1.." + DEFAULT_WEIGHT + " (1 is the lowest)");
             }
         });
         if (policy.needsCgroup() && !allowCgroups) {

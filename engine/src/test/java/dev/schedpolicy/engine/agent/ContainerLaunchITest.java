@@ -181,23 +181,28 @@ class ContainerLaunchITest {
     }
 
     @Test
-    void shouldRefusePerTaskPartsUnderFailBeforeAnyContainerExists() throws Exception {
-        Path idle = docker.parent("schedpolicy-test-idle", true);
-        assertThatThrownBy(() -> registry.prepare(Policy.parse("idle+nice19+cpu-idle"), AgentLimits.DEFAULT, "b", TIMEOUT,
-                Optional.of(idle), insideRun(), docker.env()))
-                .isInstanceOf(ContainerRefusal.class).hasMessageContaining("use cpuIdle for container steps")
-                .hasMessageContaining("cpuWeight: 1");
+    void shouldRefuseClassIdleWithoutAnIdleParentUnderFailBeforeAnyContainerExists() throws Exception {
+        Path plain = docker.parent("schedpolicy-test-plain", false);
+        assertThatThrownBy(() -> registry.prepare(Policy.parse("idle"), AgentLimits.DEFAULT, "b", TIMEOUT,
+                Optional.of(plain), insideRun(), docker.env()))
+                .isInstanceOf(ContainerRefusal.class).hasMessageContaining("its cgroup equivalent cpu-idle cannot be applied")
+                .hasMessageContaining("an administrator sets cpu.idle 1 on the node's cgroup parent");
         assertThat(docker.ok("docker", "ps", "-aq", "--filter", "label=" + TestDocker.LABEL)).isEmpty();
         assertThat(stateEntries()).as("the refused launch's cid directory is gone").isEmpty();
     }
 
+    /** Issue 24 item 2: an agent default of 'idle' runs docker-workflow's inside under the idle parent, and its body's execs. */
     @Test
-    void shouldPlaceTheCgroupPartsAndReportTheRestUnderWarn() throws Exception {
+    void shouldRunClassIdleAsCpuIdleUnderTheIdleParentAndLetTheExecsJoin() throws Exception {
         Path idle = docker.parent("schedpolicy-test-idle", true);
-        Started run = launch("batch+nice19+cpu-idle+warn", "b", Optional.of(idle), insideRun(), true);
+        Started run = launch("idle", "b", Optional.of(idle), insideRun(), true);
         assertThat(cpuLine(docker.pidOf(run.stdout()))).isEqualTo(cgroups.cpuPathOf(idle) + "/" + run.stdout());
-        assertThat(run.record().warnings()).singleElement().asString().contains("class batch").contains("nice 19")
-                .endsWith("the container runs without them");
+        assertThat(run.record().warnings()).singleElement().asString().contains("applied its cgroup equivalent instead, cpu-idle");
+        assertThat(run.record().verified()).as(run.record().describe()).isTrue();
+        PreparedLaunch exec = registry.prepare(Policy.parse("idle"), AgentLimits.DEFAULT, "b", TIMEOUT, Optional.of(idle),
+                List.of("docker", "exec", run.stdout(), "true"), docker.env());
+        assertThat(exec.command(List.of("x"))).as("an exec runs unchanged").containsExactly("x");
+        registry.abort(exec.id(), "not started in this test");
         registry.finishBlock("b");
         assertThat(stateEntries()).as("the block's cid files are removed when it ends").isEmpty();
     }

@@ -21,11 +21,12 @@ class ContainerCommandTest {
         assertThat(c.runtime()).isEqualTo(ContainerRuntime.DOCKER);
         assertThat(c.action()).isEqualTo(ContainerAction.RUN);
         assertThat(c.target()).isEqualTo("mini:1");
-        assertThat(c.insertAt()).isEqualTo(2);
+        assertThat(c.insertAt()).as("the image").isEqualTo(14);
         assertThat(c.option("--detach")).hasValue("");
         assertThat(c.option("--user")).hasValue("1000:1000");
-        assertThat(c.withOptions(List.of("--cgroup-parent=/p"))).containsExactly("/usr/bin/docker", "run", "--cgroup-parent=/p", "-t",
-                "-d", "-u", "1000:1000", "-w", "/ws", "-v", "/ws:/ws:rw,z", "-e", "BUILD_ID=7", "--entrypoint", "cat", "mini:1", "cat");
+        assertThat(c.withOptions(List.of("--cgroup-parent=/p"))).containsExactly("/usr/bin/docker", "run", "-t",
+                "-d", "-u", "1000:1000", "-w", "/ws", "-v", "/ws:/ws:rw,z", "-e", "BUILD_ID=7", "--entrypoint", "cat", "--cgroup-parent=/p",
+                "mini:1", "cat");
     }
 
     @Test
@@ -34,7 +35,7 @@ class ContainerCommandTest {
                 "--name", "builder", "--cpus=2", "-c", "512", "img", "make", "--cpus", "9");
         assertThat(c.action()).isEqualTo(ContainerAction.CREATE);
         assertThat(c.globalOptions()).containsExactly("-H", "unix:///tmp/d.sock", "--context=x");
-        assertThat(c.insertAt()).isEqualTo(6);
+        assertThat(c.insertAt()).as("the image").isEqualTo(12);
         assertThat(c.option("--name")).hasValue("builder");
         assertThat(c.option("--cpus")).as("the command's own --cpus after the image is not an option").hasValue("2");
         assertThat(c.option("--cpu-shares")).hasValue("512");
@@ -65,5 +66,49 @@ class ContainerCommandTest {
                 .isInstanceOfSatisfying(ContainerCommand.Unreadable.class, u -> assertThat(u.reason()).contains("'--frobnicate'"));
         assertThat(ContainerCommand.parse(List.of("docker", "run", "-d")))
                 .isInstanceOfSatisfying(ContainerCommand.Unreadable.class, u -> assertThat(u.reason()).contains("names no image"));
+    }
+
+    @Test
+    void shouldReadFlagsOfNewerClientsWithoutSwallowingTheNextOption() {
+        // docker 28's --use-api-socket and podman's --rootfs take no value: the option after them is read as one
+        ContainerCommand docker = container("docker", "run", "--use-api-socket", "--cgroup-parent=/", "img", "true");
+        assertThat(docker.option("--cgroup-parent")).hasValue("/");
+        assertThat(docker.target()).isEqualTo("img");
+        ContainerCommand podman = container("podman", "run", "--rootfs", "--cgroup-parent", "/", "/srv/root", "true");
+        assertThat(podman.option("--cgroup-parent")).hasValue("/");
+        assertThat(podman.target()).isEqualTo("/srv/root");
+    }
+
+    @Test
+    void shouldRefuseAnOptionItDoesNotKnowRatherThanGuessWhetherItTakesAValue() {
+        assertThat(ContainerCommand.parse(List.of("docker", "run", "--brand-new", "-e", "TOKEN=s3cret", "--cgroup-parent=/", "img")))
+                .isInstanceOfSatisfying(ContainerCommand.Unreadable.class, u -> assertThat(u.reason()).contains("'--brand-new'")
+                        .contains("--brand-new=VALUE").doesNotContain("s3cret"));
+        assertThat(ContainerCommand.parse(List.of("docker", "run", "-Z", "img")))
+                .isInstanceOfSatisfying(ContainerCommand.Unreadable.class, u -> assertThat(u.reason()).contains("'-Z'"));
+        assertThat(ContainerCommand.parse(List.of("docker", "-Xtcp://user:s3cret@host", "run", "img")))
+                .isInstanceOfSatisfying(ContainerCommand.Unreadable.class, u -> assertThat(u.reason()).contains("'-X'")
+                        .doesNotContain("s3cret"));
+        ContainerCommand written = container("docker", "run", "--brand-new=1", "--cgroup-parent=/", "img");
+        assertThat(written.option("--cgroup-parent")).as("an unknown --name=value cannot shift the parse").hasValue("/");
+    }
+
+    @Test
+    void shouldInsertNewOptionsLastBeforeTheImageSoTheyWinOverTheCommandsOwn() {
+        ContainerCommand c = container("docker", "run", "--cgroup-parent", "/", "-d", "img", "cat");
+        assertThat(c.withOptions(List.of("--cgroup-parent=/idle"))).containsExactly("docker", "run", "--cgroup-parent", "/", "-d",
+                "--cgroup-parent=/idle", "img", "cat");
+        ContainerCommand dashes = container("podman", "run", "--rm", "--", "alpine", "true");
+        assertThat(dashes.withOptions(List.of("--cpus=1"))).containsExactly("podman", "run", "--rm", "--cpus=1", "--", "alpine", "true");
+    }
+
+    @Test
+    void shouldKeepNoEnvironmentValuesAndNameALineWithoutItsArguments() {
+        ContainerCommand c = container("docker", "run", "-e", "TOKEN=s3cret", "--env=KEY=s3cret", "-eP=s3cret", "img");
+        assertThat(c.options().values()).noneMatch(v -> v.contains("s3cret"));
+        assertThat(c.describe()).isEqualTo("'docker run'");
+        assertThat(ContainerCommand.parse(List.of("docker", "run", "-e", "TOKEN=s3cret")))
+                .isInstanceOfSatisfying(ContainerCommand.Unreadable.class, u -> assertThat(u.reason()).contains("names no image")
+                        .doesNotContain("s3cret"));
     }
 }

@@ -41,7 +41,8 @@ class ContainerPlacementTest {
         assertThat(p.inserted()).containsExactly("--cgroup-parent=/schedpolicy.idle", "--cpus=1.5", "--cpuset-cpus=0", "--cidfile=" + cid);
         assertThat(p.cgroupParent()).hasValue("/schedpolicy.idle");
         assertThat(p.warnings()).isEmpty();
-        assertThat(p.argv()).startsWith("docker", "run", "--cgroup-parent=/schedpolicy.idle").endsWith("mini:1", "cat");
+        assertThat(p.argv()).startsWith("docker", "run", "-t").endsWith("--cgroup-parent=/schedpolicy.idle", "--cpus=1.5",
+                "--cpuset-cpus=0", "--cidfile=" + cid, "mini:1", "cat");
     }
 
     @Test
@@ -74,20 +75,50 @@ class ContainerPlacementTest {
     }
 
     @Test
-    void shouldRefusePerTaskPartsUnderFailNamingTheCgroupEquivalent() throws IOException {
+    void shouldApplyCpuIdleForClassIdleUnderTheIdleParentAndSaySoInOneLine() throws IOException {
+        // an agent default of 'idle' meets docker-workflow's inside: the build runs, its container under the idle parent
         host.group("/schedpolicy.idle", "max 100000", 100, true);
-        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "idle+cpu-idle", Optional.empty(), INSIDE))
-                .isInstanceOf(ContainerRefusal.class).hasMessageContaining("use cpuIdle for container steps")
-                .hasMessageContaining("onUnsupported: 'warn'");
+        ContainerPlacement.Plan p = plan(CgroupDriver.CGROUPFS, "idle", Optional.empty(), INSIDE);
+        assertThat(p.inserted()).containsExactly("--cgroup-parent=/schedpolicy.idle", "--cidfile=" + cid);
+        assertThat(p.policy().cpuIdle()).as("what the read-back verifies").isTrue();
+        assertThat(p.warnings()).singleElement().asString().startsWith("'idle' acts per task and cannot reach the processes of a"
+                + " container, which the docker daemon starts: applied its cgroup equivalent instead, cpu-idle");
     }
 
     @Test
-    void shouldApplyTheCgroupPartsAndReportThePerTaskOnesUnderWarn() throws IOException {
-        host.group("/schedpolicy.idle", "max 100000", 100, true);
-        ContainerPlacement.Plan p = plan(CgroupDriver.CGROUPFS, "batch+nice19+cpu-idle+warn", Optional.empty(), INSIDE);
-        assertThat(p.inserted()).contains("--cgroup-parent=/schedpolicy.idle");
-        assertThat(p.warnings()).singleElement().asString().contains("class batch").contains("nice 19 (use cpuWeight: 1")
+    void shouldRefuseClassIdleWithoutAnIdleParentSayingWhatTheAdministratorMustDo() throws IOException {
+        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "idle", Optional.empty(), INSIDE)).isInstanceOf(ContainerRefusal.class)
+                .hasMessageContaining("its cgroup equivalent cpu-idle cannot be applied")
+                .hasMessageContaining("an administrator makes the machine-wide idle parent once with 'sudo schedpolicy setup'");
+        Path plain = host.group("/plain", "max 100000", 100, false);
+        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "idle", Optional.of(plain), INSIDE))
+                .hasMessageContaining("an administrator sets cpu.idle 1 on the node's cgroup parent");
+        ContainerPlacement.Plan warned = plan(CgroupDriver.CGROUPFS, "idle+warn", Optional.of(plain), INSIDE);
+        assertThat(warned.inserted()).containsExactly("--cgroup-parent=/plain", "--cidfile=" + cid);
+        assertThat(warned.warnings()).singleElement().asString().contains("cpu-idle cannot be applied")
                 .endsWith("the container runs without them");
+    }
+
+    @Test
+    void shouldApplyTheWeightWithTheSameShareForNiceAndBatch() {
+        ContainerPlacement.Plan p = plan(CgroupDriver.CGROUPFS, "batch+nice19", Optional.empty(), INSIDE);
+        assertThat(p.inserted()).containsExactly("--cpu-shares=" + dev.schedpolicy.engine.cgroup.CpuLimits.sharesForWeight(1),
+                "--cidfile=" + cid);
+        assertThat(p.policy().cpuWeight()).hasValue(1);
+        assertThat(p.warnings()).singleElement().asString().contains("cpu weight 1 (the share of nice 19 against nice 0)");
+        assertThat(plan(CgroupDriver.CGROUPFS, "batch", Optional.empty(), INSIDE).warnings())
+                .as("batch at nice 0 has the default share: nothing stands in, nothing to say").isEmpty();
+        assertThat(plan(CgroupDriver.CGROUPFS, "nice10+weight5", Optional.empty(), INSIDE).inserted())
+                .as("the policy's own weight covers the nice").contains("--cpu-shares=" + dev.schedpolicy.engine.cgroup.CpuLimits.sharesForWeight(5));
+    }
+
+    @Test
+    void shouldRefuseAnIoClassUnderFailAndRunWithoutItUnderWarn() {
+        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "nice19+io-idle", Optional.empty(), INSIDE))
+                .isInstanceOf(ContainerRefusal.class).hasMessageContaining("io idle has no cgroup equivalent that is applied");
+        ContainerPlacement.Plan p = plan(CgroupDriver.CGROUPFS, "nice19+io-idle+warn", Optional.empty(), INSIDE);
+        assertThat(p.inserted()).contains("--cpu-shares=" + dev.schedpolicy.engine.cgroup.CpuLimits.sharesForWeight(1));
+        assertThat(p.warnings()).hasSize(2);
     }
 
     @Test
@@ -96,9 +127,12 @@ class ContainerPlacementTest {
                 "--cidfile=" + cid);
         List<String> ownCpus = List.of("docker", "run", "--cpus", "2", "mini:1");
         assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "quota50", Optional.empty(), ownCpus))
-                .hasMessageContaining("sets --cpus 2 itself, and the policy's quota 50% would set it too");
+                .hasMessageContaining("sets --cpus itself, and the policy's quota 50% would set --cpus too");
         ContainerPlacement.Plan warned = plan(CgroupDriver.CGROUPFS, "quota50+warn", Optional.empty(), ownCpus);
-        assertThat(warned.inserted()).noneMatch(t -> t.startsWith("--cpus"));
+        assertThat(warned.argv()).as("the policy's comes last and wins").containsSubsequence("--cpus", "2", "--cpus=0.5", "mini:1");
+        List<String> ownQuota = List.of("docker", "run", "--cpu-quota", "200000", "mini:1");
+        assertThat(plan(CgroupDriver.CGROUPFS, "quota50+warn", Optional.empty(), ownQuota).inserted())
+                .as("--cpus beside --cpu-quota is an error in docker").noneMatch(t -> t.startsWith("--cpus"));
     }
 
     @Test
@@ -116,5 +150,28 @@ class ContainerPlacementTest {
         assertThat(ContainerPlacement.cpusForQuota(100)).isEqualTo("1");
         assertThat(ContainerPlacement.cpusForQuota(33)).isEqualTo("0.33");
         assertThat(ContainerPlacement.cpusForQuota(250)).isEqualTo("2.5");
+    }
+
+    @Test
+    void shouldPutThePoliciesCgroupParentLastSoTheCommandsOwnCannotTakeTheContainerOut() throws IOException {
+        host.group("/schedpolicy.idle", "max 100000", 100, true);
+        List<String> own = List.of("docker", "run", "-e", "TOKEN=s3cret", "--cgroup-parent=/", "mini:1", "cat");
+        ContainerPlacement.Plan warned = plan(CgroupDriver.CGROUPFS, "cpu-idle+warn", Optional.empty(), own);
+        List<String> argv = warned.argv();
+        assertThat(argv.lastIndexOf("--cgroup-parent=/schedpolicy.idle")).as(String.join(" ", argv))
+                .isGreaterThan(argv.indexOf("--cgroup-parent=/")).isLessThan(argv.indexOf("mini:1"));
+        assertThat(warned.warnings()).singleElement().asString().contains("--cgroup-parent").contains("the policy's wins")
+                .doesNotContain("s3cret");
+        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "cpu-idle", Optional.empty(), own)).isInstanceOf(ContainerRefusal.class)
+                .hasMessageContaining("'docker run' sets --cgroup-parent itself").hasMessageNotContaining("s3cret");
+    }
+
+    @Test
+    void shouldNeverPutTheCommandsArgumentsIntoARefusalOrWarning() throws IOException {
+        List<String> secret = List.of("docker", "run", "-e", "TOKEN=s3cret", "--env", "PW=s3cret", "--cpus", "2", "mini:1", "s3cret");
+        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "quota50", Optional.empty(), secret)).isInstanceOf(ContainerRefusal.class)
+                .hasMessageContaining("'docker run' sets --cpus itself").hasMessageNotContaining("s3cret");
+        assertThat(plan(CgroupDriver.CGROUPFS, "quota50+warn", Optional.empty(), secret).warnings())
+                .isNotEmpty().noneMatch(w -> w.contains("s3cret"));
     }
 }

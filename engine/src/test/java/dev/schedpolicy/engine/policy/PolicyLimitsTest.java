@@ -126,4 +126,20 @@ class PolicyLimitsTest {
         assertThatThrownBy(() -> new PolicyLimits(false, 0, true, -1)).isInstanceOf(InvalidPolicyException.class)
                 .hasMessage("maximum CPU quota must be 0 (no limit beyond the CPUs) or a positive percent, not -1");
     }
+
+    @ParameterizedTest
+    @ValueSource(ints = {101, 200, 10000})
+    void shouldRefuseACpuWeightAboveTheDefaultUnlessRaisingIsAllowed(final int weight) {
+        // a group weighted above 100 gets more than a default sibling: a container at --cpu-shares=102400 beside others
+        assertThatThrownBy(() -> DEFAULT.check(Policy.parse("weight" + weight), TWO_CPUS)).isInstanceOf(InvalidPolicyException.class)
+                .hasMessage("CPU weight " + weight + " raises priority above the default 100 and is not allowed here; use 1..100"
+                        + " (1 is the lowest)");
+        assertThatNoException().isThrownBy(() -> RAISING.check(Policy.parse("weight" + weight), TWO_CPUS));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 50, 100})
+    void shouldAllowACpuWeightUpToTheDefault(final int weight) {
+        assertThatNoException().isThrownBy(() -> DEFAULT.check(Policy.parse("weight" + weight), TWO_CPUS));
+    }
 }
