@@ -109,3 +109,24 @@ new_groups() {
   done
   return 0
 }
+
+# The machine-wide idle parent that `schedpolicy setup` makes (checks 80-cgroup and 85-docker place groups under it).
+IDLE_PARENT=/sys/fs/cgroup/cpu/schedpolicy.idle
+# idle_parent_up: makes it unless it is there (one made outside the suite is used and left in place); a CLEANUPS
+# entry removes what was made should the suite stop before idle_parent_down
+idle_parent_up() {
+  if [ -d "$IDLE_PARENT" ]; then
+    [ -n "${IDLE_PARENT_MADE:-}" ] || note "the idle parent $IDLE_PARENT exists already; it is used and left in place"
+    return 0
+  fi
+  (cd "$ROOT" && ./schedpolicy setup) >>"$OUT/checks.log" 2>&1
+  IDLE_PARENT_MADE=1
+  CLEANUPS+=("idle_parent_down")
+}
+# idle_parent_down: removes the idle parent if the suite made it, now rather than at exit (90-fleet looks at the
+# machine before and after setup); a second call does nothing
+idle_parent_down() {
+  [ -n "${IDLE_PARENT_MADE:-}" ] || return 0
+  (cd "$ROOT" && ./schedpolicy setup --remove) >>"$OUT/checks.log" 2>&1
+  IDLE_PARENT_MADE=
+}

@@ -35,6 +35,20 @@ check "nested: withSchedPolicy(nice: 19) inside batch+nice10 runs batch, nice 19
 check "nested: withSchedPolicy('idle') inside batch+nice10 runs idle" test "$(kernel_field inner-idle policy)" = 5
 check "nested: the outer block's own sh runs batch, nice 10" test "$(kernel_field outer policy) $(kernel_field outer nice)" = "3 10"
 check "nested: after the block, sh runs at the default (class 0, nice 0)" test "$(kernel_field after policy) $(kernel_field after nice)" = "0 0"
+# A build log is read by people who did not write the policy: three blocks, one line on what the policy cannot reach
+# on this agent (Jenkins runs in a session of its own here, setsid, so the suite's own processes are in other task
+# groups), and the full words only on the build page.
+check "nested: the console says once per build what the policies cannot reach, with where the details are" \
+    test "$(grep -cE '^\[schedpolicy\] on built-in: .* not to the [0-9]* in other task groups\. Details: (.*/)?job/p-nested/'"$BUILD"'/#schedpolicy-blocks [(]this build[)] and (.*/)?manage/schedpolicy-fleet/[?]label=built-in [(]this agent[)]$' "$CONSOLE")" = 1
+check "nested: no per-block warnings about task groups in the console, each line short (under 300 characters)" \
+    bash -c "! grep -qE 'has no effect against|autogroup is on' '$CONSOLE' && ! grep '^\[schedpolicy\]' '$CONSOLE' | grep -q '.\{300\}'"
+check "nested: the build page keeps the probe's full words for each block" \
+    test "$(jcurl "$J/job/p-nested/$BUILD/" | grep -o 'is applied but has no effect against the [0-9]* processes in other task groups' | wc -l)" = 3
+fleet_link=$(grep -m1 '^\[schedpolicy\] on built-in' "$CONSOLE" | sed -n 's|.* and \(.*\) (this agent)$|\1|p')
+fleet_status=$(jcurl -o "$OUT/fleet-from-console.html" -w '%{http_code}' "$J/${fleet_link#"$J/"}")
+check "nested: the line's fleet link ($fleet_link) opens the fleet view filtered to the agent" \
+  bash -c "test '$fleet_status' = 200 && grep -q 'data-node=\"built-in\"' '$OUT/fleet-from-console.html' && ! grep -q 'not a label expression' '$OUT/fleet-from-console.html'"
+note "$(grep -m1 '^\[schedpolicy\] on built-in' "$CONSOLE")"
 
 pipeline_job p-invalid <<G
 node { withSchedPolicy('turbo') { sh '$KV never' } }

@@ -38,6 +38,8 @@ check "agent: withSchedPolicy(policy: 'idle', io: 'idle') runs class idle, I/O i
 check "agent: withSchedPolicy('batch+nice15') runs batch, nice 15 there" \
   test "$(kernel_field agent-batch policy) $(kernel_field agent-batch nice)" = "3 15"
 check "agent: a verified console line per policed launch" test "$(grep -c '^\[schedpolicy\] .*: pid [0-9]* verified' "$CONSOLE")" = 2
+check "agent: two blocks, one console line on what their policies cannot reach on live-agent, pointing to its fleet row" \
+  test "$(grep -c '^\[schedpolicy\] on live-agent: .* in other task groups\. Details: .*label=live-agent (this agent)$' "$CONSOLE")" = 1
 
 # the agent's node property, through the REST API an administrator scripts with (config.xml), read back
 agent_xml=$(jcurl "$J/computer/live-agent/config.xml")

@@ -51,6 +51,38 @@ want=$(python3 -c 'import sys; print(round(float(sys.argv[1])))' "$(worst_in def
 drawn=$(browser open "$J/job/p-bench/" eval '(() => { const el = document.querySelector("div[_echarts_instance_]"); if (!el || !window.echarts) return "no chart"; const s = echarts.getInstanceByDom(el).getOption().series.find(x => x.name === "default"); return s ? String(s.data[s.data.length - 1]) : "no series"; })()')
 check "schedBenchmark: the trend follows the gate's topology (default in #$BUILD: drawn $drawn, same-agent $want)" test "$drawn" = "$want"
 
+# README's example (a compile in a block, a benchmark stage), its build page as a Jenkins user sees it: the picture
+# in README.md is this screenshot (docs/images/build-page.png)
+pipeline_job p-readme <<G
+node {
+  withSchedPolicy('idle') { sh '$KV readme' }
+  stage('Interference') { schedBenchmark(quick: true, policies: 'default,idle', loads: '1', repetitions: 1) }
+}
+G
+run_build p-readme 600
+page=$(browser open "$J/job/p-readme/$BUILD/" shot "$OUT/screenshots/build-page.png" \
+  eval '[!!document.querySelector("#schedpolicy-blocks .schedpolicy-launch"), !!document.querySelector("#schedpolicy-benchmark-summary")].join(" ")')
+check "README's example: SUCCESS, the build page shows the block with its verified launch and the benchmark's summary" \
+  test "$RESULT $page" = "SUCCESS true true"
+
+# A parallel over two nodes benchmarks each (the live agent of 50-agent): the job page's trend shows each node's
+# benchmark as its own series, in one chart (before, it followed the build's first schedBenchmark only)
+if grep -q '"offline":false' <<<"$(jcurl "$J/computer/live-agent/api/json?tree=offline")"; then
+  pipeline_job p-bench-parallel <<G
+parallel here: { node('built-in') { schedBenchmark(scenario: 'seed-cpu-looper', quick: true, policies: 'default,idle', loads: '1', repetitions: 1) } },
+         there: { node('live') { schedBenchmark(scenario: 'seed-cpu-looper', quick: true, policies: 'default,idle', loads: '1', repetitions: 1) } }
+G
+  run_build p-bench-parallel 600
+  first=$RESULT
+  run_build p-bench-parallel 600  # echarts-api shows a trend from two builds on
+  trend=$(browser open "$J/job/p-bench-parallel/" shot "$OUT/screenshots/benchmark-job-parallel.png" \
+    eval '(() => { const els = document.querySelectorAll("div[_echarts_instance_]"); if (!els.length || !window.echarts) return "no chart"; const o = echarts.getInstanceByDom(els[0]).getOption(); return els.length + " chart, " + o.xAxis[0].data.length + " build, " + o.series.map(s => s.name).sort().join(","); })()')
+  check "schedBenchmark in a parallel over two nodes, twice: SUCCESS; the job page has one trend with a series per node and policy ($trend)" \
+    test "$first $RESULT $trend" = "SUCCESS SUCCESS 1 chart, 2 build, default on built-in,default on live-agent,idle on built-in,idle on live-agent"
+else
+  skip "schedBenchmark over two nodes: the live agent of 50-agent is not online (run 50-agent before 60-benchmark)"
+fi
+
 pipeline_job p-bench-abort <<G
 node { schedBenchmark(scenario: 'seed-cpu-looper', policies: 'default,idle', loads: '1,2', repetitions: 50) }
 G

@@ -20,13 +20,7 @@ check "cgroup blocks: the console reports each block's cgroup usage" test "$(gre
 left_groups=$(new_groups "$groups_before" | tr '\n' ' ')
 check "cgroup blocks: every group is removed when its block ends${left_groups:+ (left: $left_groups)}" test -z "$left_groups"
 
-IDLE_PARENT=/sys/fs/cgroup/cpu/schedpolicy.idle
-if [ -d "$IDLE_PARENT" ]; then
-  note "the idle parent $IDLE_PARENT exists already; it is used and left in place"
-else
-  (cd "$ROOT" && ./schedpolicy setup) >>"$OUT/checks.log" 2>&1
-  made_idle_parent=1
-fi
+idle_parent_up
 check "schedpolicy setup made the machine-wide idle parent $IDLE_PARENT (cpu.idle = 1)" test "$(cat "$IDLE_PARENT/cpu.idle" 2>/dev/null)" = 1
 browser open "$J/manage/configure" \
   eval "(() => { const f = document.querySelector('input[name=\"_.cgroupParent\"]'); f.value = '$IDLE_PARENT'; f.dispatchEvent(new Event('change')); return f.value; })()" \
@@ -43,6 +37,4 @@ browser open "$J/manage/configure" \
   eval "(() => { const f = document.querySelector('input[name=\"_.cgroupParent\"]'); f.value = ''; return f.value; })()" \
   submit "document.querySelector('form[name=config] button[name=Submit]').click()" >/dev/null
 check "idle parent: no group of the build is left under it" test -z "$(find "$IDLE_PARENT" -mindepth 1 -type d -name 'schedpolicy-*' 2>/dev/null)"
-# removed again now, not at exit: later checks (90-fleet) look at the machine before and after setup
-[ -z "${made_idle_parent:-}" ] || (cd "$ROOT" && ./schedpolicy setup --remove) >>"$OUT/checks.log" 2>&1
-made_idle_parent=
+idle_parent_down

@@ -15,12 +15,7 @@ grep -q '"active":true,"shortName":"docker-workflow"' <<<"$(jcurl "$J/pluginMana
 if [ -n "$why_not" ]; then
   skip "containers: $why_not"
 else
-  IDLE_PARENT=/sys/fs/cgroup/cpu/schedpolicy.idle
-  made_idle_parent=
-  if [ ! -d "$IDLE_PARENT" ]; then
-    (cd "$ROOT" && ./schedpolicy setup) >>"$OUT/checks.log" 2>&1
-    made_idle_parent=1
-  fi
+  idle_parent_up
   containers_before=$(docker ps -aq | sort)
   pipeline_job p-inside <<G
 node {
@@ -148,6 +143,5 @@ G
   note "$(grep -m1 'applied its cgroup equivalent' "$CONSOLE" | cut -c1-200)"
   left=$(comm -13 <(echo "$containers_before") <(docker ps -aq | sort) | tr '\n' ' ')
   check "containers: none of the builds' containers is left${left:+ (left: $left)}" test -z "$left"
-  # removed again now, not at exit: 90-fleet looks at the machine before and after setup
-  [ -z "$made_idle_parent" ] || (cd "$ROOT" && ./schedpolicy setup --remove) >>"$OUT/checks.log" 2>&1
+  idle_parent_down
 fi

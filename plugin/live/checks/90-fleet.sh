@@ -12,7 +12,6 @@
 # One Pipeline build benchmarks built-in and fleet-cg in parallel: each row shows its own verdict and benchmark page.
 FLEET=manage/schedpolicy-fleet
 FLEET_CG=/sys/fs/cgroup/cpu/schedpolicy-live-fleet
-IDLE_PARENT=/sys/fs/cgroup/cpu/schedpolicy.idle
 fleet_json() { jcurl "$J/$FLEET/api/json${1:-}"; }
 # jq-free JSON reading: the JDK's script-less way is long; python3 is on every machine the suite runs on
 jget() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {"d": d, "row": lambda n: next(a for a in d["agents"] if a["name"] == n)}))' "$1"; }

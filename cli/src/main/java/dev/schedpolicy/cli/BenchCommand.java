@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code schedpolicy bench}: the interference benchmark, printing the table and writing report.json/html. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
+        header = {"Measure how much each policy protects a test job from build load.", ""},
         description = {"Measure how much each policy protects a victim job from background load.",
             "Writes DIR/report.json and DIR/report.html and prints the table."},
         footer = {"", "Examples:", "  schedpolicy bench --quick",

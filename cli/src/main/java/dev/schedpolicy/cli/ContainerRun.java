@@ -39,11 +39,13 @@ final class ContainerRun {
 
     /** The warning for a container line run without --container: the policy reaches only the client. */
     static String clientOnlyWarning(final List<String> command) {
-        return "the policy reaches only the '" + command.get(0) + "' client: the container's processes are started by its daemon."
-                + " Add --container to put the container under the policy's cgroup parts (docs/usage.md)";
+        return "the policy reaches only the '" + command.get(0) + "' client, not the container (add --container): the"
+                + " container's processes are started by its daemon; --container puts the container under the policy's cgroup"
+                + " parts (docs/usage.md)";
     }
 
-    static int run(final List<String> command, final Policy policy, final PolicyOptions options, final boolean verify, final PrintWriter err)
+    static int run(final List<String> command, final Policy policy, final PolicyOptions options, final boolean verify,
+            final RunWarnings warnings, final PrintWriter err)
             throws IOException, InterruptedException {
         ContainerCommand.Parsed parsed = ContainerCommand.parse(command);
         if (!(parsed instanceof ContainerCommand.Container c) || c.command().action() == ContainerAction.EXEC) {
@@ -60,7 +62,7 @@ final class ContainerRun {
         ContainerPlacement placement = new ContainerPlacement(CgroupSystem.detect(), new DriverQuery());
         try (ContainerLaunch launch = ContainerLaunch.prepare(placement, c.command(), policy, options.cgroupParent(), config, System.getenv());
              SignalForwarder forwarder = SignalForwarder.install(config.kernel())) {
-            launch.plan().warnings().forEach(w -> err.println("schedpolicy: warning: " + w));
+            warnings.print(launch.plan().warnings());
             err.flush();
             Process client;
             try {

@@ -30,6 +30,7 @@ import java.util.concurrent.Callable;
 
 /** {@code schedpolicy probe}: what this user can apply here, tried for real. */
 @Command(name = "probe", mixinStandardHelpOptions = true,
+        header = {"Show which policies this user can apply here, and what they reach.", ""},
         description = {"Try each policy part on a scratch process and report what this user can apply here,",
                 "the cgroup layout, the disks' I/O schedulers, autogroup, and which processes per-task",
                 "policies would actually protect against. With policy options (as for run), also launch a",

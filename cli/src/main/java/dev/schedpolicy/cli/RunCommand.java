@@ -23,6 +23,7 @@ public final class RunCommand implements Callable<Integer> {
 
     RunCommand() {
         spec.usageMessage()
+                .header("Run a command, and every process it starts, under a policy.", "")
                 .description("Run COMMAND so that its first instruction, and every process it starts, runs",
                         "under the policy.",
                         "Options end at COMMAND. stdin, stdout and stderr are the command's own;",
@@ -37,6 +38,7 @@ public final class RunCommand implements Callable<Integer> {
         CodedOptions.addStandardHelp(spec);
         PolicyOptions.declare(spec);
         spec.addOption(CodedOptions.flag("--verify", "print what the kernel reports for the command (on stderr)"));
+        spec.addOption(CodedOptions.flag("--verbose", "print warnings in full (by default each is one short line)"));
         spec.addOption(CodedOptions.flag("--container", "COMMAND is a docker|podman run|create: put the container it starts under"
                 + " the policy's cgroup parts (--cgroup-parent, --cpu-shares, --cpus, --cpuset-cpus) instead of policing the client"));
         spec.addPositional(PositionalParamSpec.builder().paramLabel("COMMAND").arity("1..*").required(true).type(List.class)
@@ -55,11 +57,12 @@ public final class RunCommand implements Callable<Integer> {
         Policy policy = options.toPolicy();
         PrintWriter err = spec.commandLine().getErr();
         if (CodedOptions.isSet(spec, "--container")) {
-            return ContainerRun.run(command, policy, options, CodedOptions.isSet(spec, "--verify"), err);
+            return ContainerRun.run(command, policy, options, CodedOptions.isSet(spec, "--verify"), warnings(err), err);
         }
         LaunchConfig config = options.launchConfig();
+        RunWarnings warnings = warnings(err);
         if (!policy.isDefault() && ContainerRun.startsContainer(command)) {
-            err.println("schedpolicy: warning: " + ContainerRun.clientOnlyWarning(command));
+            warnings.print(List.of(ContainerRun.clientOnlyWarning(command)));
         }
         ProcessBuilder builder = StandardStreams.apply(new ProcessBuilder(command));
         try (SignalForwarder forwarder = SignalForwarder.install(config.kernel())) {
@@ -71,7 +74,7 @@ public final class RunCommand implements Callable<Integer> {
             }
             try (PolicedProcess p = launched) {
                 forwarder.forwardTo(p.pid());
-                p.warnings().forEach(w -> err.println("schedpolicy: warning: " + w));
+                warnings.print(p.warnings());
                 if (CodedOptions.isSet(spec, "--verify")) {
                     err.println("schedpolicy: kernel reports " + p.applied().describe());
                 }
@@ -79,6 +82,10 @@ public final class RunCommand implements Callable<Integer> {
                 return p.process().waitFor();
             }
         }
+    }
+
+    private RunWarnings warnings(final PrintWriter err) {
+        return new RunWarnings(err, CodedOptions.isSet(spec, "--verbose"));
     }
 
     private static int reportStartFailure(final String command, final IOException e, final PrintWriter err) {

@@ -15,6 +15,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code schedpolicy setup}: the one-time administrator step that makes the machine-wide idle parent. */
 @Command(name = "setup", mixinStandardHelpOptions = true,
+        header = {"Create the machine-wide idle parent that builds yield under.", ""},
         description = {"Create the machine-wide idle parent: a cpu.idle=1 group at the top of the",
             "cpu cgroup hierarchy (v1 and v2), so builds placed under it yield to every",
             "other task group on the machine. Run once as root; running it again checks",

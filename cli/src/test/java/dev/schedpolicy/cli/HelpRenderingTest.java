@@ -62,4 +62,18 @@ class HelpRenderingTest {
         assertThat(help).contains("Usage: schedpolicy").doesNotContain("%n").endsWith("\n");
         assertThat(help.lines()).as("lines of at most 80 columns").allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(80));
     }
+
+    /** The command list shows each command's first line: a sentence cut at the column (as before) reads as broken. */
+    @org.junit.jupiter.api.Test
+    void shouldSummariseEveryCommandInOneCompleteSentenceOnOneLine() {
+        StringWriter out = new StringWriter();
+        CommandLine cl = Main.commandLine("--help");
+        cl.setOut(new PrintWriter(out, true));
+        assertThat(cl.execute("--help")).isZero();
+        List<String> lines = out.toString().lines().toList();
+        List<String> commands = lines.subList(lines.indexOf("Commands:") + 1, lines.size()).stream()
+                .takeWhile(l -> !l.isBlank()).toList();
+        assertThat(commands).as("one line per command, none continued").hasSize(Main.commandLine().getSubcommands().size())
+                .allSatisfy(l -> assertThat(l).matches("  [a-z]+ +[A-Z][^.]*\\."));
+    }
 }

@@ -91,7 +91,7 @@ class RunContainerITest {
         line.add(2, "--cgroup-parent=" + cgroups.cpuPathOf(plain)); // the line's own placement, which run must not change
         Ran r = schedpolicy(args(List.of("run", "--cpu-weight", "50"), line));
         assertThat(r.status()).as(r.err()).isZero();
-        assertThat(r.err()).contains("warning: the policy reaches only the 'docker' client").contains("Add --container");
+        assertThat(r.err()).contains("warning: the policy reaches only the 'docker' client, not the container (add --container)");
         String group = cpuGroupOf(docker.pidOf(r.out()));
         assertThat(group).isEqualTo(cgroups.cpuPathOf(plain) + "/" + r.out());
         assertThat(cgroups.limitsOf(cgroups.cpuDirOf(group)).weight()).as("Docker's default weight").hasValue(100);

@@ -46,4 +46,33 @@ class RunUnderCgroupITest {
         assertThat(p.waitFor()).as(err).isEqualTo(126);
         assertThat(err).contains("schedpolicy: command not executable: " + command);
     }
+
+    /**
+     * Under warn, a cgroup part that cannot be made is a warning: on a terminal one short line and where the rest is
+     * (the engine's full words ran to about 250 characters), in full with --verbose. The parent is outside the cpu
+     * hierarchy on every layout.
+     */
+    @org.junit.jupiter.api.Test
+    void shouldWarnInOneShortLineAndInFullWithVerbose(@TempDir final Path dir) throws Exception {
+        String[] common = {"--cpu-quota", "50", "--on-unsupported", "warn", "--cgroup-parent", dir.toString()};
+        Process p = RunProcessITest.schedpolicy(args("run", common, "--", "true")).start();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(err).isZero();
+        assertThat(err.lines()).containsExactly("schedpolicy: warning: cgroup controls skipped",
+                "schedpolicy: (--verbose prints the warnings in full; docs/usage.md says what they mean)");
+
+        Process verbose = RunProcessITest.schedpolicy(args("run", common, "--verbose", "--", "true")).start();
+        String full = new String(verbose.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(verbose.waitFor()).as(full).isZero();
+        assertThat(full.lines()).singleElement().asString().startsWith("schedpolicy: warning: cgroup controls skipped: ")
+                .contains(dir + " is not inside the");
+    }
+
+    private static String[] args(final String first, final String[] middle, final String... rest) {
+        java.util.List<String> all = new java.util.ArrayList<>();
+        all.add(first);
+        all.addAll(java.util.List.of(middle));
+        all.addAll(java.util.List.of(rest));
+        return all.toArray(String[]::new);
+    }
 }

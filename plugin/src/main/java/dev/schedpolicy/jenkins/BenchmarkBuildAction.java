@@ -3,10 +3,13 @@ package dev.schedpolicy.jenkins;
 import dev.schedpolicy.engine.agent.BenchmarkFiles;
 import dev.schedpolicy.engine.agent.BenchmarkSummary;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
+import hudson.model.Action;
 import hudson.model.Run;
 import io.jenkins.plugins.util.AbstractXmlStream;
 import io.jenkins.plugins.util.BuildAction;
 import io.jenkins.plugins.util.JobAction;
+import java.util.Collection;
+import java.util.List;
 import org.kohsuke.stapler.StaplerProxy;
 
 /**
@@ -63,6 +66,18 @@ public class BenchmarkBuildAction extends BuildAction<BenchmarkResult> implement
     @Override
     protected JobAction<? extends BuildAction<BenchmarkResult>> createProjectAction() {
         return new BenchmarkJobAction(getOwner().getParent());
+    }
+
+    /** One trend for the job, however many nodes a build benchmarked: the build's first benchmark brings it. */
+    @Override
+    public Collection<? extends Action> getProjectActions() {
+        List<BenchmarkBuildAction> all = getOwner().getActions(BenchmarkBuildAction.class);
+        return all.isEmpty() || all.get(0) == this ? super.getProjectActions() : List.of();
+    }
+
+    /** The node as the build page names it ("built-in" for the built-in node and older builds). */
+    public String getNodeDisplayName() {
+        return nodeName == null || nodeName.isEmpty() ? "built-in" : nodeName;
     }
 
     @Override

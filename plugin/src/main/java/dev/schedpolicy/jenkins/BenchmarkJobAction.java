@@ -1,21 +1,23 @@
 package dev.schedpolicy.jenkins;
 
-import dev.schedpolicy.engine.agent.BenchmarkGate;
 import dev.schedpolicy.engine.agent.BenchmarkSummary;
-import edu.hm.hafner.echarts.BuildResult;
+import dev.schedpolicy.engine.agent.BenchmarkTrend;
 import edu.hm.hafner.echarts.LineSeries;
 import edu.hm.hafner.echarts.LinesChartModel;
 import hudson.model.Job;
+import hudson.model.Run;
 import io.jenkins.plugins.echarts.AsyncTrendJobAction;
 import io.jenkins.plugins.echarts.JenkinsPalette;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 /**
  * The job page's trend (floatingBox.jelly): per policy, the test job's worst kept % in each build's
- * benchmark, in the topology the gate judges that policy in ({@link BenchmarkGate#topologyFor}), oldest build first. echarts-api's AsyncTrendJobAction loads the model through Ajax.
+ * benchmark, in the topology the gate judges that policy in, oldest build first, with a series per node where builds
+ * benchmark several ({@link BenchmarkTrend}). echarts-api's AsyncTrendJobAction loads the model through Ajax.
  */
 public class BenchmarkJobAction extends AsyncTrendJobAction<BenchmarkBuildAction> {
     private static final int MAX_BUILDS = 50;
@@ -26,39 +28,39 @@ public class BenchmarkJobAction extends AsyncTrendJobAction<BenchmarkBuildAction
 
     @Override
     protected LinesChartModel createChartModel() {
-        List<BuildResult<BenchmarkBuildAction>> newestFirst = new ArrayList<>();
-        List<BenchmarkSummary> summaries = new ArrayList<>();
-        List<String> asked = new ArrayList<>();
-        for (BuildResult<BenchmarkBuildAction> r : createBuildHistory()) {
+        List<BenchmarkTrend.Build> newestFirst = new ArrayList<>();
+        for (Run<?, ?> run : getOwner().getBuilds()) {
             if (newestFirst.size() >= MAX_BUILDS) {
                 break;
             }
-            BenchmarkSummary summary = r.getResult().getSummary();
-            if (summary != null) {
-                newestFirst.add(r);
-                summaries.add(summary);
-                asked.add(r.getResult().getResult().getGateTopology());
+            Map<String, BenchmarkTrend.Measured> byNode = new LinkedHashMap<>();
+            for (BenchmarkBuildAction action : run.getActions(BenchmarkBuildAction.class)) {
+                BenchmarkSummary summary = action.getSummary();
+                if (summary != null) {
+                    // a second result of one node in one build gets a series of its own too
+                    String key = action.getNodeDisplayName();
+                    for (int n = 2; byNode.containsKey(key); n++) {
+                        key = action.getNodeDisplayName() + " (" + n + ")";
+                    }
+                    byNode.put(key, new BenchmarkTrend.Measured(summary, action.getResult().getGateTopology()));
+                }
+            }
+            if (!byNode.isEmpty()) {
+                newestFirst.add(new BenchmarkTrend.Build(run.getDisplayName(), run.getNumber(), byNode));
             }
         }
-        Set<String> policies = new LinkedHashSet<>();
-        summaries.forEach(s -> policies.addAll(s.policies()));
-        List<String> labels = new ArrayList<>();
-        List<Integer> builds = new ArrayList<>();
-        for (int i = newestFirst.size() - 1; i >= 0; i--) {
-            labels.add(newestFirst.get(i).getBuild().getDisplayName());
-            builds.add(newestFirst.get(i).getBuild().getNumber());
-        }
-        LinesChartModel model = new LinesChartModel(labels, builds);
+        List<BenchmarkTrend.Build> oldestFirst = new ArrayList<>(newestFirst);
+        Collections.reverse(oldestFirst);
+        LinesChartModel model = new LinesChartModel(oldestFirst.stream().map(BenchmarkTrend.Build::label).toList(),
+                oldestFirst.stream().map(BenchmarkTrend.Build::number).toList());
         int color = 0;
-        for (String policy : policies) {
-            LineSeries series = new LineSeries(policy, JenkinsPalette.chartColor(color++).normal(),
+        for (BenchmarkTrend.Series s : BenchmarkTrend.series(oldestFirst)) {
+            LineSeries series = new LineSeries(s.name(), JenkinsPalette.chartColor(color++).normal(),
                     LineSeries.StackedMode.SEPARATE_LINES, LineSeries.FilledMode.LINES);
-            // LineSeries.add prepends (echarts-build-trends): adding newest first leaves the series oldest first,
-            // in the order of the labels; 0 where a build did not measure the policy
-            for (int i = 0; i < summaries.size(); i++) {
-                BenchmarkSummary s = summaries.get(i);
-                series.add((int) Math.round(s.worstKept(policy, BenchmarkGate.topologyFor(policy, asked.get(i), s)).orElse(0)));
-            }
+            // LineSeries.add prepends (echarts-build-trends): adding newest first leaves the series oldest first
+            List<Integer> values = new ArrayList<>(s.values());
+            Collections.reverse(values);
+            values.forEach(series::add);
             model.addSeries(series);
         }
         model.setRangeMin(0);

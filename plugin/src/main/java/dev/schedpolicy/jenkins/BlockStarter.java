@@ -2,16 +2,21 @@ package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.BlockRecord;
 import dev.schedpolicy.engine.agent.BlockStart;
+import dev.schedpolicy.engine.agent.ConsoleNotes;
 import dev.schedpolicy.engine.agent.ContainerLaunches;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import hudson.AbortException;
 import hudson.model.Node;
 import hudson.model.Run;
 import hudson.model.TaskListener;
+import hudson.model.labels.LabelAtom;
 import hudson.remoting.VirtualChannel;
 import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.UUID;
+import jenkins.model.Jenkins;
 
 /**
  * Starts a policy block for the Pipeline step and the freestyle wrapper alike: the agent merges and
@@ -40,15 +45,22 @@ final class BlockStarter {
         for (String w : start.warnings()) {
             listener.getLogger().println("[schedpolicy] warning: " + w);
         }
-        listener.getLogger().println("[schedpolicy] launches run under " + start.effective()
-                + (start.effective().equals(requested) ? "" : " (requested " + requested + ")"));
+        listener.getLogger().println("[schedpolicy] " + ConsoleNotes.block(start));
+        SchedPolicyAction action = SchedPolicyAction.of(run);
+        String root = Jenkins.get().getRootUrl();
+        String base = root == null ? "" : root;
+        Optional<String> reach = ConsoleNotes.reach(start, nodeName(node), base + run.getUrl() + "#" + SchedPolicyAction.ANCHOR,
+                base + "manage/" + FleetLink.URL + "/?label=" + URLEncoder.encode(LabelAtom.escape(nodeName(node)), StandardCharsets.UTF_8));
+        if (reach.isPresent() && action.firstReachNote(nodeName(node))) {
+            listener.getLogger().println("[schedpolicy] " + reach.get());
+        }
         BlockRecord record = BlockRecord.started(kind, nodeName(node), start);
         Optional<String> containers = ContainerLaunches.nodeNote(node == null ? "" : node.getClass().getName());
         if (containers.isPresent()) {
             listener.getLogger().println("[schedpolicy] warning: " + containers.get());
             record = record.withWarning(containers.get());
         }
-        SchedPolicyAction.of(run).addBlock(record);
+        action.addBlock(record);
         return NodeDefaults.settings(start.effective(), blockKey, run.getExternalizableId(), node);
     }
 

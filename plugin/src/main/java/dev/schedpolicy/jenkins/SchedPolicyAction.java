@@ -9,7 +9,9 @@ import hudson.security.ACL;
 import hudson.security.ACLContext;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -23,8 +25,13 @@ import jenkins.model.RunAction2;
 public class SchedPolicyAction implements RunAction2 {
     private static final Logger LOGGER = Logger.getLogger(SchedPolicyAction.class.getName());
 
+    /** The id of the build page's Sched Policy entry (summary.jelly), which the console's reach line links to. */
+    static final String ANCHOR = "schedpolicy-blocks";
+
     private final List<BlockRecord> blocks = new ArrayList<>();
     private transient Run<?, ?> run;
+    /** Nodes whose reach line the console already has; after a restart a resumed build may say it once more. */
+    private transient Set<String> reachNoted;
 
     /** The build's action, added on first use. */
     static SchedPolicyAction of(final Run<?, ?> run) {
@@ -43,6 +50,14 @@ public class SchedPolicyAction implements RunAction2 {
             blocks.add(block);
         }
         save();
+    }
+
+    /** Whether this is the build's first block on {@code node}, which gets the console's one line on what the policy cannot reach. */
+    synchronized boolean firstReachNote(final String node) {
+        if (reachNoted == null) {
+            reachNoted = new HashSet<>();
+        }
+        return reachNoted.add(node);
     }
 
     void finishBlock(final String blockKey, final UsageRecord usage) {

@@ -51,7 +51,9 @@ public final class BlockRecord implements Serializable {
     }
 
     public static BlockRecord started(final String kind, final String node, final BlockStart start) {
-        return new BlockRecord(start.blockKey(), kind, node, start.requested(), start.effective(), start.warnings());
+        List<String> all = new ArrayList<>(start.warnings());
+        all.addAll(start.reach());
+        return new BlockRecord(start.blockKey(), kind, node, start.requested(), start.effective(), all);
     }
 
     public BlockRecord withLaunch(final LaunchRecord launch) {

@@ -127,6 +127,8 @@ public final class SchedPolicyAgent {
         } catch (InvalidPolicyException e) {
             return new BlockStart(blockKey, requested, requested, List.of(), "policy '" + requested + "' is not allowed here: " + e.getMessage());
         }
+        List<String> reach = new ArrayList<>();
+        String reachBrief = null;
         String trialFailure = null;
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
             trialFailure = "scheduling policies need Linux; this agent runs " + System.getProperty("os.name");
@@ -138,21 +140,22 @@ public final class SchedPolicyAgent {
             } else {
                 trialFailure = trialLaunch(effective, limits, blockKey, parent, findings);
             }
-            findings.addAll(report.advisoriesFor(effective));
+            reach.addAll(report.advisoriesFor(effective));
             if (perTaskOnly(effective)) {
-                findings.addAll(report.scope().warnings());
+                reach.addAll(report.scope().warnings());
             }
+            reachBrief = report.reachBrief(effective).orElse(null);
         }
         String compact = effective.toCompact();
         if (trialFailure != null) {
             if (effective.onUnsupported() == OnUnsupported.FAIL) {
                 return new BlockStart(blockKey, requested, compact, findings,
                         "policy '" + compact + "' cannot be applied on this agent: " + trialFailure
-                                + " (use onUnsupported: 'warn' to run the block anyway)");
+                                + " (use onUnsupported: 'warn' to run the block anyway)", reach, reachBrief);
             }
             findings.add(0, "policy '" + compact + "' cannot be fully applied on this agent: " + trialFailure);
         }
-        return new BlockStart(blockKey, requested, compact, findings, null);
+        return new BlockStart(blockKey, requested, compact, findings, null, reach, reachBrief);
     }
 
     /** Nice, batch and idle act only within the task group; cgroup controls reach further. */

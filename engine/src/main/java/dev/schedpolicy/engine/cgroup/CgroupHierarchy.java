@@ -1,6 +1,8 @@
 package dev.schedpolicy.engine.cgroup;
 
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -35,14 +37,39 @@ public record CgroupHierarchy(CgroupVersion version, Path mountPoint, String mou
 
     /** The cgroup path (as /proc/PID/cgroup would show it) of a directory in this hierarchy. */
     public String cgroupPathOf(final Path dir) {
-        Path normalized = dir.normalize();
-        if (!normalized.startsWith(mountPoint)) {
-            throw new CgroupException(dir + " is not inside the " + version + " cgroup hierarchy mounted at "
-                    + mountPoint);
-        }
-        String below = mountPoint.relativize(normalized).toString();
+        String below = below(dir).orElseThrow(() -> new CgroupException(dir + " is not inside the " + version
+                + " cgroup hierarchy mounted at " + mountPoint)).toString();
         String base = "/".equals(mountRoot) ? "" : mountRoot;
         return below.isEmpty() ? ("/".equals(mountRoot) ? "/" : mountRoot) : base + "/" + below;
+    }
+
+    /**
+     * Where {@code dir} lies below the mount point, or empty when it is not inside this hierarchy: the engine's one
+     * containment check, so a parent it accepts is also one it can name the groups of. Symlinks are resolved in the
+     * part of the path that exists: systemd's v1 layout links /sys/fs/cgroup/cpu to cpu,cpuacct, and a directory not
+     * made yet under the link must still read as inside.
+     */
+    public Optional<Path> below(final Path dir) {
+        Path real = real(dir);
+        Path mount = real(mountPoint);
+        return real.startsWith(mount) ? Optional.of(mount.relativize(real)) : Optional.empty();
+    }
+
+    private static Path real(final Path p) {
+        Path existing = p.toAbsolutePath().normalize();
+        Path rest = existing.getFileSystem().getPath("");
+        while (existing != null) {
+            try {
+                return existing.toRealPath().resolve(rest);
+            } catch (IOException | SecurityException e) {
+                if (existing.getFileName() == null) {
+                    break;
+                }
+                rest = existing.getFileName().resolve(rest);
+                existing = existing.getParent();
+            }
+        }
+        return p.toAbsolutePath().normalize();
     }
 
     private String stripMountRoot(final String cgroupPath) {

@@ -183,8 +183,13 @@ public final class CgroupSystem {
      * group competes with the idle group's siblings as that idle group does.
      */
     public Optional<Path> idleAncestor(final Path dir) {
-        Path mount = requireCpu().mountPoint();
-        for (Path p = dir.normalize(); p != null && p.startsWith(mount); p = p.getParent()) {
+        CgroupHierarchy hierarchy = requireCpu();
+        Optional<Path> below = hierarchy.below(dir);
+        if (below.isEmpty()) {
+            return Optional.empty();
+        }
+        // walked from the mount point, so a directory given through a link still meets its idle ancestors
+        for (Path p = hierarchy.mountPoint().resolve(below.get()); p.startsWith(hierarchy.mountPoint()); p = p.getParent()) {
             if (IdleFile.read(files, p)) {
                 return Optional.of(p);
             }
@@ -240,33 +245,12 @@ public final class CgroupSystem {
      */
     private Optional<String> outsideHierarchy(final Path parent) {
         CgroupHierarchy hierarchy = requireCpu();
-        if (real(parent).startsWith(real(hierarchy.mountPoint()))) {
+        if (hierarchy.below(parent).isPresent()) {
             return Optional.empty();
         }
         return Optional.of(parent + " is not inside the " + hierarchy.version() + " cgroup hierarchy mounted at "
                 + hierarchy.mountPoint() + ": give a directory under it (e.g. the machine-wide idle parent that"
                 + " 'schedpolicy setup' makes)");
-    }
-
-    /**
-     * Symlinks resolved in the part of the path that exists: systemd's v1 layout links /sys/fs/cgroup/cpu to
-     * cpu,cpuacct, and a parent not made yet under the link must still read as inside (and then as missing).
-     */
-    private static Path real(final Path p) {
-        Path existing = p.toAbsolutePath().normalize();
-        Path rest = existing.getFileSystem().getPath("");
-        while (existing != null) {
-            try {
-                return existing.toRealPath().resolve(rest);
-            } catch (IOException | SecurityException e) {
-                if (existing.getFileName() == null) {
-                    break;
-                }
-                rest = existing.getFileName().resolve(rest);
-                existing = existing.getParent();
-            }
-        }
-        return p.toAbsolutePath().normalize();
     }
 
     /**

@@ -60,8 +60,7 @@ public record ProbeReport(int schemaVersion, String kernel, int cpus, int euid, 
     public List<String> advisoriesFor(final Policy policy) {
         List<String> advisories = new ArrayList<>();
         policy.io().ifPresent(io -> {
-            if (!ioSchedulers.isEmpty()
-                    && ioSchedulers.values().stream().noneMatch(s -> s.equals("bfq") || s.equals("mq-deadline"))) {
+            if (ioHasNoEffect()) {
                 advisories.add("I/O priority " + io + " is applied but has no effect here: ioprio is honoured by the bfq and"
                         + " mq-deadline I/O schedulers only, and the disks use " + ioSchedulers);
             }
@@ -93,6 +92,41 @@ public record ProbeReport(int schemaVersion, String kernel, int cpus, int euid, 
                 + (idle && !releaseAtLeast(kernel, 6, 11) ? " (before Linux 6.11, as here, a SCHED_IDLE task does give way at once"
                         + " to a task waking in any group, but its CPU share is still weighed in its own group only)" : "")
                 + "; cpu-idle, weight or quota reach the other groups");
+    }
+
+    /**
+     * What {@link #advisoriesFor} says, in one short clause for a build log or a terminal, where it is read on every
+     * run by people who did not write the policy; empty when there is nothing the policy cannot reach here.
+     */
+    public Optional<String> reachBrief(final Policy policy) {
+        List<String> parts = new ArrayList<>();
+        List<String> perTask = perTaskParts(policy);
+        if (!perTask.isEmpty() && scope.otherProcesses() > 0) {
+            parts.add(String.join(" and ", perTask) + (perTask.size() == 1 ? " yields" : " yield") + " only to processes in " + (scope.taskGroup().startsWith("autogroup")
+                    ? "its own session" : "its own cpu cgroup") + " (this agent's builds), not to the " + scope.otherProcesses()
+                    + " in other task groups");
+        }
+        policy.io().ifPresent(io -> {
+            if (ioHasNoEffect()) {
+                parts.add("I/O priority " + io + " has no effect on these disks' I/O schedulers");
+            }
+        });
+        return parts.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", parts));
+    }
+
+    private boolean ioHasNoEffect() {
+        return !ioSchedulers.isEmpty() && ioSchedulers.values().stream().noneMatch(s -> s.equals("bfq") || s.equals("mq-deadline"));
+    }
+
+    private static List<String> perTaskParts(final Policy policy) {
+        List<String> parts = new ArrayList<>();
+        policy.schedClass().filter(c -> !c.label().equals("normal")).ifPresent(c -> parts.add(c.label()));
+        policy.nice().ifPresent(n -> {
+            if (n != 0) {
+                parts.add("nice " + n);
+            }
+        });
+        return parts;
     }
 
     /** Whether a uname release ("6.1.0-56-amd64") is at least MAJOR.MINOR; an unparsable one counts as new. */

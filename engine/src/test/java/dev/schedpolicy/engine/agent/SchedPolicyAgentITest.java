@@ -51,6 +51,23 @@ class SchedPolicyAgentITest {
     }
 
     @Test
+    void shouldKeepWhatIdleCannotReachOutOfTheBlocksConsoleWarnings() {
+        SchedPolicyAgent.useProbe(() -> {
+            dev.schedpolicy.engine.probe.ProbeReport real = dev.schedpolicy.engine.probe.Probe.system(java.util.Optional.empty()).run();
+            return new dev.schedpolicy.engine.probe.ProbeReport(real.schemaVersion(), real.kernel(), real.cpus(), real.euid(),
+                    real.capabilities(), real.cgroupMode(), real.cpuController(), real.cgroupParent(), real.cgroupParentUsable(),
+                    real.ioSchedulers(), true, new dev.schedpolicy.engine.probe.TaskGroupScope("autogroup /autogroup-80 in cgroup /",
+                            12, 18, java.util.List.of(), java.util.List.of("autogroup is on and this process is in the root cpu cgroup")));
+        });
+        BlockStart start = SchedPolicyAgent.startBlock("b10", null, null, "idle", AgentLimits.DEFAULT);
+        assertThat(start.failure()).isEmpty();
+        assertThat(start.warnings()).as("said once per build, not in every block's warnings").isEmpty();
+        assertThat(start.reach()).hasSize(2).anySatisfy(w -> assertThat(w).contains("has no effect against the 18 processes"))
+                .contains("autogroup is on and this process is in the root cpu cgroup");
+        assertThat(start.reachBrief()).hasValueSatisfying(b -> assertThat(b).contains("not to the 18 in other task groups"));
+    }
+
+    @Test
     void shouldMergeAgentDefaultEnclosingAndRequestedAndProbeForReal() {
         BlockStart start = SchedPolicyAgent.startBlock("b1", "batch+nice10", "io-be7", "nice19", AgentLimits.DEFAULT);
         assertThat(start.failure()).isEmpty();

@@ -221,6 +221,30 @@ class CpuCgroupV1FakeTest {
                 .contains("is not inside the V1 cgroup hierarchy mounted at " + cpuRoot);
     }
 
+    /**
+     * The same link for a parent that exists: the group is made, named by its cgroup path (as /proc/PID/cgroup shows
+     * it), found idle through its idle parent, and removed with its companion; before, the check that took the parent
+     * as inside and the one that named the group disagreed, and the launch failed after the mkdir, leaving the group.
+     */
+    @Test
+    void shouldMakeAndRemoveAGroupUnderAParentGivenThroughALinkToTheMount() throws IOException {
+        Path idle = mkdirFake("idle-parent");
+        Files.writeString(idle.resolve("cpu.idle"), "1");
+        Files.createDirectory(cpuacctRoot.resolve("idle-parent"));
+        Path link = Files.createSymbolicLink(cpuRoot.resolveSibling("cpu-link"), cpuRoot);
+        CgroupSystem system = tree.system();
+
+        CpuCgroup group = system.createChild(link.resolve("idle-parent"));
+        assertThat(group.cgroupPath()).isEqualTo("/idle-parent/" + group.name());
+        assertThat(system.cpuPathOf(link.resolve("idle-parent"))).isEqualTo("/idle-parent");
+        assertThat(system.idleAncestor(group.path())).as("idle through the parent, found through the link").isPresent();
+        assertThat(cpuacctRoot.resolve("idle-parent").resolve(group.name())).isDirectory();
+        group.close();
+        assertThat(idle.toFile().list((dir, name) -> name.startsWith("schedpolicy-"))).isEmpty();
+        assertThatThrownBy(() -> system.cpuPathOf(cpuRoot.resolveSibling("elsewhere")))
+                .hasMessageContaining("is not inside the V1 cgroup hierarchy mounted at " + cpuRoot);
+    }
+
     private Path mkdirFake(final String name) throws IOException {
         Path dir = cpuRoot.resolve(name);
         Files.createDirectory(dir);

@@ -216,6 +216,47 @@ class CpuCgroupV1ITest {
         assertThat(ourGroupsUnder(parent)).isEmpty();
     }
 
+    /**
+     * systemd's v1 layout mounts cpu,cpuacct and links /sys/fs/cgroup/cpu to it; administrators type the link's name.
+     * There (the kernel lab's --cgroup v1) the test goes through that link; where cpu is its own mount (this
+     * workplace) through a link of its own to the mount: the same path resolution either way. The group is made, a
+     * process placed in it reads the group's path from the kernel, and nothing is left.
+     */
+    @Test
+    void shouldMakePlaceAndRemoveAGroupUnderAParentGivenThroughALinkToTheMount() throws Exception {
+        Path mount = system.cpuHierarchy().orElseThrow().mountPoint();
+        Path systemdLink = Path.of("/sys/fs/cgroup/cpu");
+        Path tmp = null;
+        Path link;
+        if (Files.isSymbolicLink(systemdLink) && systemdLink.toRealPath().equals(mount.toRealPath())) {
+            link = systemdLink;
+        } else {
+            tmp = Files.createTempDirectory("schedpolicy-link");
+            link = Files.createSymbolicLink(tmp.resolve("cpu"), mount);
+        }
+        try {
+            Path linkedParent = link.resolve(mount.relativize(parent).toString());
+            assertThat(system.checkParent(linkedParent).usable()).isTrue();
+            Path made;
+            try (CpuCgroup group = system.createChild(linkedParent, CpuLimits.none().withQuotaPercent(50))) {
+                made = group.path();
+                Process sleeper = start("sleep", "30");
+                group.placeProcess(sleeper.pid());
+                assertThat(system.cpuCgroupOf(sleeper.pid())).isEqualTo(group.cgroupPath())
+                        .isEqualTo(system.cpuPathOf(parent).equals("/") ? "/" + group.name()
+                                : system.cpuPathOf(parent) + "/" + group.name());
+                sleeper.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+            assertThat(made).doesNotExist();
+            assertThat(mount.resolve(mount.relativize(parent).toString()).resolve(made.getFileName().toString())).doesNotExist();
+        } finally {
+            if (tmp != null) {
+                Files.delete(link);
+                Files.delete(tmp);
+            }
+        }
+    }
+
     private Process start(final String... command) throws IOException {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         started.add(process);

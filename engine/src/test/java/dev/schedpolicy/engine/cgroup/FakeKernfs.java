@@ -52,7 +52,8 @@ class FakeKernfs extends CgroupFiles {
     void mkdir(final Path dir) throws IOException {
         refuseIfProtected(dir);
         Files.createDirectory(dir);
-        populate(dir);
+        // the kernel sees the directory, not the name it was given through (systemd's v1 links)
+        populate(dir.toRealPath());
     }
 
     @Override

@@ -59,4 +59,19 @@ class ProbeReportTest {
         ProbeReport bfq = report(Map.of("sda", "bfq"), new Capability("io-idle", true, "ok"));
         assertThat(bfq.advisoriesFor(Policy.parse("io-idle"))).isEmpty();
     }
+
+    @Test
+    void shouldSayWhatThePolicyCannotReachInOneShortClause() {
+        ProbeReport r = report(Map.of("nvme0n1", "none"), new Capability("idle", true, "ok"));
+        assertThat(r.reachBrief(Policy.parse("idle+nice5+io-idle"))).hasValue("idle and nice 5 yield only to processes in its own"
+                + " cpu cgroup (this agent's builds), not to the 40 in other task groups; I/O priority idle has no effect on these"
+                + " disks' I/O schedulers");
+        ProbeReport autogroup = new ProbeReport(1, "6.18", 2, 0, List.of(), "v1", "", "", true, Map.of("sda", "bfq"), true,
+                new TaskGroupScope("autogroup /autogroup-80 in cgroup /", 12, 18, List.of(), List.of()));
+        assertThat(autogroup.reachBrief(Policy.parse("idle"))).hasValueSatisfying(b -> assertThat(b)
+                .isEqualTo("idle yields only to processes in its own session (this agent's builds), not to the 18 in other task groups")
+                .hasSizeLessThan(120));
+        assertThat(autogroup.reachBrief(Policy.parse("cpu-idle"))).isEmpty();
+        assertThat(autogroup.reachBrief(Policy.parse("io-idle"))).isEmpty();
+    }
 }
