@@ -60,6 +60,23 @@ public final class ProcFs {
         return sum;
     }
 
+    /** A task's own schedstat by its ID alone (/proc/TID/schedstat resolves thread IDs too); empty when it is gone. */
+    public Optional<SchedStat> taskSchedStat(final long tid) {
+        return read(root.resolve(tid + "/schedstat")).map(SchedStat::parse);
+    }
+
+    /** Whether the kernel keeps per-task run-queue statistics (CONFIG_SCHED_INFO): /proc/self/schedstat exists. */
+    public boolean hasSchedStat() {
+        return java.nio.file.Files.exists(root.resolve("self/schedstat"));
+    }
+
+    /** The children of one thread (/proc/PID/task/TID/children, CONFIG_PROC_CHILDREN); empty when gone or absent. */
+    public List<Long> children(final long pid, final long tid) {
+        return read(root.resolve(pid + "/task/" + tid + "/children"))
+                .map(t -> java.util.Arrays.stream(t.trim().split("\\s+")).filter(x -> !x.isEmpty()).map(Long::valueOf).toList())
+                .orElse(List.of());
+    }
+
     /** One thread's schedstat; empty when the thread is gone. */
     public Optional<SchedStat> threadSchedStat(final long pid, final long tid) {
         return read(root.resolve(pid + "/task/" + tid + "/schedstat")).map(SchedStat::parse);

@@ -1,0 +1,153 @@
+package dev.schedpolicy.engine.measure;
+
+import dev.schedpolicy.engine.proc.CpuTimes;
+import dev.schedpolicy.engine.proc.ProcFs;
+import dev.schedpolicy.engine.proc.SchedStat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The measured steps of one agent (or one CLI run), sampled together by one thread, so that each sample also says
+ * who ran beside whom: a step's run-queue wait in an interval is charged to the other measured steps in proportion to
+ * the CPU they used in that interval, and the rest of the machine's busy time there to "other processes on the
+ * machine". That split is an apportionment from the same samples, not a kernel figure; the wait itself is.
+ */
+public final class MeasureBook implements AutoCloseable {
+    /** The default sampling interval: the cost benchmark (docs/jenkins.md) measures what it takes. */
+    public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(100);
+
+    private final ProcFs proc;
+    private final AccountingGroups groups;
+    private final long intervalMillis;
+    private final Map<StepMeter, Boolean> active = new LinkedHashMap<>();
+    private Thread sampler;
+    private Optional<CpuTimes> lastCpu = Optional.empty();
+
+    public MeasureBook(final ProcFs proc, final AccountingGroups groups, final Duration interval) {
+        if (interval.toMillis() < 10 || interval.toMillis() > 10_000) {
+            throw new IllegalArgumentException("the sampling interval must be 10..10000 ms, not " + interval.toMillis());
+        }
+        this.proc = proc;
+        this.groups = groups;
+        this.intervalMillis = interval.toMillis();
+    }
+
+    public static MeasureBook system() {
+        return new MeasureBook(ProcFs.system(), AccountingGroups.system(), DEFAULT_INTERVAL);
+    }
+
+    /** A meter for a step about to launch; sampled from {@link StepMeter#attach} on until {@link #close(StepMeter)}. */
+    public synchronized StepMeter open(final String label) {
+        StepMeter meter = new StepMeter(label, proc, groups.create());
+        active.put(meter, Boolean.TRUE);
+        if (sampler == null) {
+            lastCpu = readCpu();
+            sampler = new Thread(this::run, "schedpolicy-measure");
+            sampler.setDaemon(true);
+            sampler.start();
+        }
+        return meter;
+    }
+
+    /** Takes the step's last sample, ends it, and returns its figures. */
+    public StepMeasure close(final StepMeter meter) {
+        synchronized (this) {
+            if (active.containsKey(meter)) {
+                tick();
+                active.remove(meter);
+            }
+        }
+        return meter.finish();
+    }
+
+    /** The number of steps measured now. */
+    public synchronized int activeSteps() {
+        return active.size();
+    }
+
+    private void run() {
+        while (true) {
+            try {
+                Thread.sleep(intervalMillis);
+            } catch (InterruptedException e) {
+                break;
+            }
+            synchronized (this) {
+                if (active.isEmpty()) {
+                    sampler = null;
+                    return;
+                }
+                tick();
+            }
+        }
+        synchronized (this) {
+            sampler = null;
+        }
+    }
+
+    /** One sample of every active step, and the charge of each one's wait to the others. */
+    synchronized void tick() {
+        List<StepMeter> meters = new ArrayList<>(active.keySet());
+        long[] cpu = new long[meters.size()];
+        long[] wait = new long[meters.size()];
+        long stepsCpu = 0;
+        for (int i = 0; i < meters.size(); i++) {
+            SchedStat d = meters.get(i).sample();
+            cpu[i] = Math.max(0, d.onCpuNanos());
+            wait[i] = Math.max(0, d.runQueueWaitNanos());
+            stepsCpu += cpu[i];
+        }
+        Optional<CpuTimes> now = readCpu();
+        long busy = 0;
+        if (now.isPresent() && lastCpu.isPresent()) {
+            busy = (now.get().totalNs() - now.get().idleNs()) - (lastCpu.get().totalNs() - lastCpu.get().idleNs());
+        }
+        lastCpu = now;
+        long others = Math.max(0, busy - stepsCpu);
+        for (int i = 0; i < meters.size(); i++) {
+            if (wait[i] == 0) {
+                continue;
+            }
+            long competitors = others;
+            for (int j = 0; j < meters.size(); j++) {
+                competitors += j == i ? 0 : cpu[j];
+            }
+            if (competitors == 0) {
+                meters.get(i).chargeOther(wait[i]);
+                continue;
+            }
+            long given = 0;
+            for (int j = 0; j < meters.size(); j++) {
+                if (j != i && cpu[j] > 0) {
+                    long part = wait[i] * cpu[j] / competitors;
+                    meters.get(i).charge(meters.get(j).label(), part);
+                    given += part;
+                }
+            }
+            meters.get(i).chargeOther(wait[i] - given);
+        }
+    }
+
+    private Optional<CpuTimes> readCpu() {
+        try {
+            return proc.cpuTimes();
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Ends every step still measured (their groups are removed). */
+    @Override
+    public void close() {
+        List<StepMeter> left;
+        synchronized (this) {
+            left = new ArrayList<>(active.keySet());
+        }
+        left.forEach(this::close);
+    }
+}
