@@ -40,6 +40,14 @@ public final class AccountingGroups {
 
     /** Makes a fresh accounting group for one step under this JVM's own groups. */
     public Choice create() {
+        return create(false);
+    }
+
+    /**
+     * As {@link #create()}; {@code placedByPolicy}: the step's policy puts it into a cpu cgroup of its own, which on a
+     * v2 hierarchy with the cpu controller is the step's one v2 group, so a v2 accounting group would undo it.
+     */
+    public Choice create(final boolean placedByPolicy) {
         CgroupSystem system;
         String ownCgroups;
         try {
@@ -52,7 +60,10 @@ public final class AccountingGroups {
         for (CgroupHierarchy h : system.hierarchies()) {
             if (h.version() == CgroupVersion.V2 && !h.readOnly()) {
                 Optional<String> own = pathFor(ownCgroups, "");
-                if (own.isPresent()) {
+                if (own.isPresent() && placedByPolicy && readOrEmpty(h.dirOf("/").resolve("cgroup.controllers")).contains("cpu")) {
+                    why.append("the step's policy places it in a v2 cpu group of its own, and a process is in one v2 group"
+                            + " only; ");
+                } else if (own.isPresent()) {
                     Path home = h.dirOf(own.get());
                     String enabled = readOrEmpty(home.resolve("cgroup.subtree_control")).trim();
                     if (!enabled.isEmpty()) {

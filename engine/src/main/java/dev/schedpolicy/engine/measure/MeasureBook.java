@@ -42,8 +42,13 @@ public final class MeasureBook implements AutoCloseable {
     }
 
     /** A meter for a step about to launch; sampled from {@link StepMeter#attach} on until {@link #close(StepMeter)}. */
-    public synchronized StepMeter open(final String label) {
-        StepMeter meter = new StepMeter(label, proc, groups.create());
+    public StepMeter open(final String label) {
+        return open(label, false);
+    }
+
+    /** As {@link #open(String)}, for a step whose policy places it in a cpu cgroup ({@link AccountingGroups#create(boolean)}). */
+    public synchronized StepMeter open(final String label, final boolean placedByPolicy) {
+        StepMeter meter = new StepMeter(label, proc, groups.create(placedByPolicy));
         active.put(meter, Boolean.TRUE);
         if (sampler == null) {
             lastCpu = readCpu();
