@@ -24,6 +24,9 @@ public final class AccountingGroups {
     private final Path procRoot;
     private final Path fsRoot;
     private volatile boolean swept;
+    /** The layout, read once: a launch should not re-read mountinfo (docs/jenkins.md has the cost per launch). */
+    private CgroupSystem system;
+    private String ownCgroups;
 
     public AccountingGroups(final Path procRoot, final Path fsRoot) {
         this.procRoot = procRoot;
@@ -48,13 +51,15 @@ public final class AccountingGroups {
      * v2 hierarchy with the cpu controller is the step's one v2 group, so a v2 accounting group would undo it.
      */
     public Choice create(final boolean placedByPolicy) {
-        CgroupSystem system;
-        String ownCgroups;
-        try {
-            system = CgroupSystem.detect(procRoot, fsRoot);
-            ownCgroups = Files.readString(procRoot.resolve("self/cgroup"));
-        } catch (IOException | RuntimeException e) {
-            return new Choice(Optional.empty(), "cannot read the cgroup layout: " + e.getMessage());
+        synchronized (this) {
+            if (system == null) {
+                try {
+                    ownCgroups = Files.readString(procRoot.resolve("self/cgroup"));
+                    system = CgroupSystem.detect(procRoot, fsRoot);
+                } catch (IOException | RuntimeException e) {
+                    return new Choice(Optional.empty(), "cannot read the cgroup layout: " + e.getMessage());
+                }
+            }
         }
         StringBuilder why = new StringBuilder();
         for (CgroupHierarchy h : system.hierarchies()) {

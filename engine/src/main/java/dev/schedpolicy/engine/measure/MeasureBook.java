@@ -21,12 +21,23 @@ public final class MeasureBook implements AutoCloseable {
     /** The default sampling interval: the cost benchmark (docs/jenkins.md) measures what it takes. */
     public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(100);
 
+    /**
+     * The CPU the sampler may spend per measured step, as a share of one CPU: when a sample costs more (many tasks),
+     * the interval stretches, so the cost stays bounded and the coverage line shows what the longer interval missed.
+     */
+    static final double CPU_BUDGET_PER_STEP = 0.004;
+
+    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+
     private final ProcFs proc;
     private final AccountingGroups groups;
     private final long intervalMillis;
     private final Map<StepMeter, Boolean> active = new LinkedHashMap<>();
     private Thread sampler;
     private Optional<CpuTimes> lastCpu = Optional.empty();
+    private long nextSleepMillis;
+    private long samplingCpuNanos;
+    private long ticks;
 
     public MeasureBook(final ProcFs proc, final AccountingGroups groups, final Duration interval) {
         if (interval.toMillis() < 10 || interval.toMillis() > 10_000) {
@@ -35,6 +46,7 @@ public final class MeasureBook implements AutoCloseable {
         this.proc = proc;
         this.groups = groups;
         this.intervalMillis = interval.toMillis();
+        this.nextSleepMillis = intervalMillis;
     }
 
     public static MeasureBook system() {
@@ -78,7 +90,7 @@ public final class MeasureBook implements AutoCloseable {
     private void run() {
         while (true) {
             try {
-                Thread.sleep(intervalMillis);
+                Thread.sleep(nextSleepMillis);
             } catch (InterruptedException e) {
                 break;
             }
@@ -97,6 +109,21 @@ public final class MeasureBook implements AutoCloseable {
 
     /** One sample of every active step, and the charge of each one's wait to the others. */
     synchronized void tick() {
+        long cpuBefore = THREADS.getCurrentThreadCpuTime();
+        sampleAll();
+        long cost = THREADS.getCurrentThreadCpuTime() - cpuBefore;
+        samplingCpuNanos += cost;
+        ticks++;
+        long budgetMillis = (long) (cost / (CPU_BUDGET_PER_STEP * Math.max(1, active.size())) / 1_000_000);
+        nextSleepMillis = Math.min(10_000, Math.max(intervalMillis, budgetMillis));
+    }
+
+    /** CPU the sampling took so far (this book's sampler thread and last samples), and how many samples it took. */
+    public synchronized long[] samplingCost() {
+        return new long[] {samplingCpuNanos, ticks};
+    }
+
+    private void sampleAll() {
         List<StepMeter> meters = new ArrayList<>(active.keySet());
         long[] cpu = new long[meters.size()];
         long[] wait = new long[meters.size()];

@@ -34,6 +34,7 @@ public final class StepMeter {
     private long startNanos;
     private SchedStat last = SchedStat.ZERO;
     private long otherWait;
+    private long samples;
     private StepMeasure result;
 
     StepMeter(final String label, final ProcFs proc, final AccountingGroups.Choice choice) {
@@ -96,6 +97,7 @@ public final class StepMeter {
             tids = List.of();
         }
         SchedStat now = sampler.sample(tids);
+        samples++;
         SchedStat delta = now.minus(last);
         last = now;
         return delta;
@@ -137,6 +139,10 @@ public final class StepMeter {
             notes.add("the step never started: nothing measured");
         }
         SchedStat seen = sampler.total();
+        if (schedstat && samples > 0) {
+            source += String.format(java.util.Locale.ROOT, " %d times (every %d ms on average)", samples,
+                    wall / samples / 1_000_000);
+        }
         List<Neighbour> neighbours = new ArrayList<>();
         charged.forEach((k, v) -> neighbours.add(new Neighbour(k, v)));
         neighbours.sort((a, b) -> Long.compare(b.waitNanos(), a.waitNanos()));

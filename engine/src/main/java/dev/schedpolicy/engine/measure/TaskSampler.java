@@ -21,6 +21,7 @@ final class TaskSampler {
     private final Map<Long, SchedStat> live = new HashMap<>();
     private SchedStat retired = SchedStat.ZERO;
     private long tasksSeen;
+    private final byte[] buffer = new byte[128];
 
     TaskSampler(final ProcFs proc) {
         this.proc = proc;
@@ -39,7 +40,7 @@ final class TaskSampler {
         for (long tid : now) {
             Optional<SchedStat> read;
             try {
-                read = proc.taskSchedStat(tid);
+                read = proc.taskSchedStat(tid, buffer);
             } catch (RuntimeException e) {
                 read = Optional.empty();
             }
