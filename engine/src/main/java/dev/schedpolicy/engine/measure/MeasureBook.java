@@ -32,7 +32,8 @@ public final class MeasureBook implements AutoCloseable {
     private final ProcFs proc;
     private final AccountingGroups groups;
     private final long intervalMillis;
-    private final Map<StepMeter, Boolean> active = new LinkedHashMap<>();
+    /** Active meters; the value, when not null, is told the figures once the step's group is empty. */
+    private final Map<StepMeter, java.util.function.Consumer<StepMeasure>> active = new LinkedHashMap<>();
     private Thread sampler;
     private Optional<CpuTimes> lastCpu = Optional.empty();
     private long nextSleepMillis;
@@ -60,8 +61,23 @@ public final class MeasureBook implements AutoCloseable {
 
     /** As {@link #open(String)}, for a step whose policy places it in a cpu cgroup ({@link AccountingGroups#create(boolean)}). */
     public synchronized StepMeter open(final String label, final boolean placedByPolicy) {
+        return open(label, placedByPolicy, null);
+    }
+
+    /**
+     * A meter that ends by itself once every process of the step has exited (its accounting group is empty, or without
+     * a group its first process is gone), then hands its figures to {@code onEnd} on the sampler thread. For launches
+     * whose first process returns before the work does (Jenkins' durable tasks run the script in the background).
+     */
+    public StepMeter openUntilEmpty(final String label, final boolean placedByPolicy,
+            final java.util.function.Consumer<StepMeasure> onEnd) {
+        return open(label, placedByPolicy, java.util.Objects.requireNonNull(onEnd, "onEnd"));
+    }
+
+    private synchronized StepMeter open(final String label, final boolean placedByPolicy,
+            final java.util.function.Consumer<StepMeasure> onEnd) {
         StepMeter meter = new StepMeter(label, proc, groups.create(placedByPolicy));
-        active.put(meter, Boolean.TRUE);
+        active.put(meter, onEnd);
         if (sampler == null) {
             lastCpu = readCpu();
             sampler = new Thread(this::run, "schedpolicy-measure");
@@ -82,6 +98,16 @@ public final class MeasureBook implements AutoCloseable {
         return meter.finish();
     }
 
+    /** Ends the watched steps whose processes have all exited (the tick just took their last sample). */
+    private void endEmptySteps() {
+        for (Map.Entry<StepMeter, java.util.function.Consumer<StepMeasure>> e : new ArrayList<>(active.entrySet())) {
+            if (e.getValue() != null && e.getKey().empty()) {
+                active.remove(e.getKey());
+                e.getValue().accept(e.getKey().finish());
+            }
+        }
+    }
+
     /** The number of steps measured now. */
     public synchronized int activeSteps() {
         return active.size();
@@ -100,6 +126,7 @@ public final class MeasureBook implements AutoCloseable {
                     return;
                 }
                 tick();
+                endEmptySteps();
             }
         }
         synchronized (this) {

@@ -85,6 +85,19 @@ public final class StepMeter {
         }
     }
 
+    /** Whether the step started and none of its processes runs any more. */
+    synchronized boolean empty() {
+        if (rootPid < 0 || result != null) {
+            return false;
+        }
+        try {
+            return group.isPresent() ? group.get().processes().isEmpty()
+                    : ProcessHandle.of(rootPid).map(h -> !h.isAlive()).orElse(true);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
     /** One sample: the CPU and wait the step added since the last one. */
     synchronized SchedStat sample() {
         if (rootPid < 0 || result != null || !schedstat) {
