@@ -20,6 +20,10 @@ final class LaunchSettings implements Serializable {
     private final AgentLimits limits;
     private final int timeoutSeconds;
     private final String cgroupParent;
+    /** Whether each launch is measured (CPU, run-queue wait, neighbours); false in settings saved before it existed. */
+    private boolean measure;
+    /** The node the launches run on ("" for the built-in node); null in settings saved before it was kept. */
+    private String nodeName;
 
     /**
      * @param policy         merged compact policy
@@ -58,6 +62,23 @@ final class LaunchSettings implements Serializable {
 
     int timeoutSeconds() {
         return timeoutSeconds;
+    }
+
+    /** These settings, with every launch measured on node {@code node}. */
+    LaunchSettings measured(final boolean on, final String node) {
+        LaunchSettings s = new LaunchSettings(policy, blockKey, runId, limits, timeoutSeconds, cgroupParent);
+        s.measure = on;
+        s.nodeName = node;
+        return s;
+    }
+
+    boolean measure() {
+        return measure;
+    }
+
+    @CheckForNull
+    String nodeName() {
+        return nodeName;
     }
 
     @CheckForNull

@@ -52,6 +52,18 @@ final class NodeDefaults {
     /** Everything a launch on {@code node} needs besides its policy and block. */
     static LaunchSettings settings(final String policy, final String blockKey, @CheckForNull final String runId,
             @CheckForNull final Node node) {
-        return new LaunchSettings(policy, blockKey, runId, limits(), timeoutSeconds(), cgroupParentFor(node));
+        return new LaunchSettings(policy, blockKey, runId, limits(), timeoutSeconds(), cgroupParentFor(node))
+                .measured(measureOn(node), node == null ? "" : node.getNodeName());
+    }
+
+    /** Whether launches on {@code node} are measured: the node property's switch, else the global one. */
+    static boolean measureOn(@CheckForNull final Node node) {
+        if (node != null) {
+            SchedPolicyNodeProperty p = node.getNodeProperties().get(SchedPolicyNodeProperty.class);
+            if (p != null && p.isMeasure()) {
+                return true;
+            }
+        }
+        return SchedPolicyConfiguration.get().isMeasureAllSteps();
     }
 }
