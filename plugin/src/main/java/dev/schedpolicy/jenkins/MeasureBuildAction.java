@@ -39,6 +39,11 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
         return URL + ".xml";
     }
 
+    /** {@code schedpolicy-measure/api/json} of the build. */
+    public hudson.model.Api getApi() {
+        return new hudson.model.Api(this);
+    }
+
     /** The build's wait share over all measured launches in percent, -1 when none was measured. */
     @Exported
     public double getWaitSharePercent() {
