@@ -27,6 +27,9 @@ public final class MeasureBook implements AutoCloseable {
      */
     static final double CPU_BUDGET_PER_STEP = 0.004;
 
+    /** The longest the interval stretches to: beyond it the coverage loss would outweigh the cost saved. */
+    static final long MAX_INTERVAL_MILLIS = 2_000;
+
     private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
 
     private final ProcFs proc;
@@ -39,6 +42,7 @@ public final class MeasureBook implements AutoCloseable {
     private long nextSleepMillis;
     private long samplingCpuNanos;
     private long ticks;
+    private long averageCost;
 
     public MeasureBook(final ProcFs proc, final AccountingGroups groups, final Duration interval) {
         if (interval.toMillis() < 10 || interval.toMillis() > 10_000) {
@@ -141,8 +145,13 @@ public final class MeasureBook implements AutoCloseable {
         long cost = THREADS.getCurrentThreadCpuTime() - cpuBefore;
         samplingCpuNanos += cost;
         ticks++;
-        long budgetMillis = (long) (cost / (CPU_BUDGET_PER_STEP * Math.max(1, active.size())) / 1_000_000);
-        nextSleepMillis = Math.min(10_000, Math.max(intervalMillis, budgetMillis));
+        // the first samples pay for class loading and a cold JIT (in an emulated guest, tens of ms): they must not
+        // stretch the interval for the whole step, so the cost is averaged and the first one left out
+        if (ticks > 1) {
+            averageCost = averageCost == 0 ? cost : (long) (0.7 * averageCost + 0.3 * cost);
+        }
+        long budgetMillis = (long) (averageCost / (CPU_BUDGET_PER_STEP * Math.max(1, active.size())) / 1_000_000);
+        nextSleepMillis = Math.min(MAX_INTERVAL_MILLIS, Math.max(intervalMillis, budgetMillis));
     }
 
     /** CPU the sampling took so far (this book's sampler thread and last samples), and how many samples it took. */
