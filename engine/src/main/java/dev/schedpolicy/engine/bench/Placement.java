@@ -16,8 +16,8 @@ import java.util.function.Supplier;
 
 /**
  * Puts one run's processes where its topology says: unchanged (same-agent), every background copy in a new
- * session (other-session, through util-linux setsid, which execs in place), or the victim and every background
- * copy each in a fresh sibling cgroup under the benchmark's own (outside-agent). A process whose policy has a
+ * session and the victim in one more (other-session, through util-linux setsid, which execs in place), or the
+ * victim and every background copy each in a fresh sibling cgroup under the benchmark's own (outside-agent). A process whose policy has a
  * cgroup part is placed by the launcher in its policy group, made under the copy's group (or under the
  * configured cgroup parent, e.g. a machine-wide idle parent); any other is moved by a shell that writes its
  * own PID to the group's cgroup.procs and then execs the workload, so it runs there from its first instruction.
@@ -75,27 +75,39 @@ final class Placement implements AutoCloseable {
         return topology != Topology.SAME_AGENT;
     }
 
+    /**
+     * The victim of other-session gets a session of its own too, as a test job started by another login or service
+     * has: left in the benchmark's session it would share its task group with this JVM, whose sampling and reader
+     * threads then took 6-7 points of its share beside 4 compile loops (issue 26; docs/results.md).
+     */
     Launch victim(final ProcessBuilder pb, final BenchPolicy policy) {
-        return topology == Topology.OUTSIDE_AGENT ? inOwnGroup(pb, policy) : plain(pb);
+        return switch (topology) {
+            case OUTSIDE_AGENT -> inOwnGroup(pb, policy);
+            case OTHER_SESSION -> inOwnSession(pb);
+            default -> plain(pb);
+        };
     }
 
     Launch backgroundCopy(final ProcessBuilder pb, final BenchPolicy policy) {
         return switch (topology) {
-            case OTHER_SESSION -> {
-                if (!Files.isExecutable(SETSID)) {
-                    throw new RunAborted(RunAborted.Kind.TOPOLOGY_UNAVAILABLE, "other-session needs " + SETSID
-                            + " (util-linux) to start the background in new sessions");
-                }
-                List<String> cmd = new ArrayList<>();
-                cmd.add(SETSID.toString());
-                cmd.addAll(pb.command());
-                pb.command(cmd);
-                yield new Launch(pb, cgroupParent, "own session", Optional.empty());
-            }
+            case OTHER_SESSION -> inOwnSession(pb);
             case OUTSIDE_AGENT -> inOwnGroup(pb, policy);
             case CONTAINER -> inContainer(pb, policy);
             default -> plain(pb);
         };
+    }
+
+    /** Through util-linux setsid, which execs the command in place in a new session (so a new autogroup). */
+    private Launch inOwnSession(final ProcessBuilder pb) {
+        if (!Files.isExecutable(SETSID)) {
+            throw new RunAborted(RunAborted.Kind.TOPOLOGY_UNAVAILABLE, "other-session needs " + SETSID
+                    + " (util-linux) to start the victim and the background in new sessions");
+        }
+        List<String> cmd = new ArrayList<>();
+        cmd.add(SETSID.toString());
+        cmd.addAll(pb.command());
+        pb.command(cmd);
+        return new Launch(pb, cgroupParent, "own session", Optional.empty());
     }
 
     /** A background copy in its own container; its client starts without a policy (the container carries it). */

@@ -8,6 +8,7 @@ import dev.schedpolicy.engine.proc.TaskStat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** System-wide and per-process-tree counters read at the edges of a measuring window, all through {@link ProcFs}. */
 final class SystemSampler {
@@ -52,8 +53,21 @@ final class SystemSampler {
     long treeCpuNs(final long pid) {
         long[] t = new long[1];
         addProcess(pid, t);
-        ProcessHandle.of(pid).ifPresent(h -> h.descendants().forEach(d -> addProcess(d.pid(), t)));
+        descendants(pid).forEach(d -> addProcess(d, t));
         return t[0];
+    }
+
+    /** The live descendants of a process: its children files where the kernel has them, else the JDK's scan. */
+    private List<Long> descendants(final long pid) {
+        try {
+            Optional<List<Long>> tree = procFs.descendants(pid);
+            if (tree.isPresent()) {
+                return tree.get();
+            }
+        } catch (RuntimeException e) {
+            return List.of(); // gone meanwhile
+        }
+        return ProcessHandle.of(pid).map(h -> h.descendants().map(ProcessHandle::pid).toList()).orElse(List.of());
     }
 
     private void addProcess(final long pid, final long[] t) {
@@ -72,7 +86,7 @@ final class SystemSampler {
     void sampleTreeThreads(final long pid, final Map<Long, SchedStat> perThread) {
         List<Long> pids = new ArrayList<>();
         pids.add(pid);
-        ProcessHandle.of(pid).ifPresent(h -> h.descendants().forEach(d -> pids.add(d.pid())));
+        pids.addAll(descendants(pid));
         for (long p : pids) {
             try {
                 for (long tid : procFs.threads(p)) {

@@ -5,6 +5,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -46,6 +49,35 @@ public final class ProcFs {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list threads of " + pid, e);
         }
+    }
+
+    /**
+     * The live descendants of a process, parents before children, from each thread's
+     * {@code /proc/PID/task/TID/children} (Linux 3.5+, CONFIG_PROC_CHILDREN). It reads only the tree, where
+     * {@link ProcessHandle#descendants()} reads the stat file of every process on the machine: about 2 ms of CPU
+     * per call with 100 processes (measured 2026-11-26), which a sampler that polls every 50 ms charges to its own
+     * task group. Empty when the process is gone; {@code Optional.empty()} when the kernel has no children files.
+     */
+    public Optional<List<Long>> descendants(final long pid) {
+        if (!Files.exists(root.resolve(pid + "/task/" + pid + "/children")) && Files.exists(root.resolve(pid + "/task"))) {
+            return Optional.empty();
+        }
+        List<Long> out = new ArrayList<>();
+        Deque<Long> todo = new ArrayDeque<>(List.of(pid));
+        while (!todo.isEmpty()) {
+            long p = todo.removeFirst();
+            for (long tid : threads(p)) {
+                read(root.resolve(p + "/task/" + tid + "/children")).ifPresent(text -> {
+                    for (String child : text.trim().split("\\s+")) {
+                        if (!child.isEmpty()) {
+                            out.add(Long.valueOf(child));
+                            todo.addLast(Long.valueOf(child));
+                        }
+                    }
+                });
+            }
+        }
+        return Optional.of(out);
     }
 
     /** schedstat summed over all threads of the process, because each thread has its own. */

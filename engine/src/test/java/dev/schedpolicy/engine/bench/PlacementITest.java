@@ -36,6 +36,26 @@ class PlacementITest {
     }
 
     @Test
+    void shouldStartTheVictimOfOtherSessionInASessionOfItsOwnNotTheBenchmarks() throws Exception {
+        assumeThat(Files.isExecutable(Placement.SETSID)).as("util-linux setsid is installed by .ci/run").isTrue();
+        try (Placement p = new Placement(Topology.OTHER_SESSION, CgroupSystem::detect, Optional.empty())) {
+            Placement.Launch v = p.victim(new ProcessBuilder(SLEEP.command()), BenchPolicy.DEFAULT);
+            Process victim = v.builder().start();
+            Process background = p.backgroundCopy(new ProcessBuilder(SLEEP.command()), BenchPolicy.DEFAULT).builder().start();
+            try {
+                waitUntil(() -> session(victim.pid()) == victim.pid() && session(background.pid()) == background.pid());
+                // its own task group under autogroup: neither this JVM's session nor the background's
+                assertThat(session(victim.pid())).isNotEqualTo(session(ProcessHandle.current().pid()))
+                        .isNotEqualTo(session(background.pid()));
+                assertThat(v.where()).isEqualTo("own session");
+            } finally {
+                victim.destroyForcibly().waitFor();
+                background.destroyForcibly().waitFor();
+            }
+        }
+    }
+
+    @Test
     void shouldPutVictimAndBackgroundInSiblingCgroupsAndRemoveThem() throws Exception {
         CgroupSystem cgroups = writableCpuCgroups();
         Path own = cgroups.ownCpuCgroupDir();
