@@ -3,16 +3,12 @@ package dev.schedpolicy.engine.measure;
 import dev.schedpolicy.engine.proc.ProcFs;
 import dev.schedpolicy.engine.proc.SchedStat;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 
 /**
  * Measures one step: made before the launch (so the command can join its accounting group before its first
@@ -173,21 +169,14 @@ public final class StepMeter {
         group = Optional.empty();
     }
 
-    /** The root process's tasks and, through /proc/.../children, all its descendants' now. */
+    /** The root process's tasks and, through /proc/.../children ({@link ProcFs#descendants}), its descendants'. */
     private List<Long> treeTasks() {
-        List<Long> tids = new ArrayList<>();
-        Set<Long> seen = new HashSet<>();
-        Deque<Long> pids = new ArrayDeque<>();
+        List<Long> pids = new ArrayList<>();
         pids.add(rootPid);
-        while (!pids.isEmpty()) {
-            long pid = pids.poll();
-            if (!seen.add(pid)) {
-                continue;
-            }
-            for (long tid : proc.threads(pid)) {
-                tids.add(tid);
-                pids.addAll(proc.children(pid, tid));
-            }
+        pids.addAll(proc.descendants(rootPid).orElse(List.of()));
+        List<Long> tids = new ArrayList<>();
+        for (long pid : pids) {
+            tids.addAll(proc.threads(pid));
         }
         return tids;
     }

@@ -136,13 +136,6 @@ public final class ProcFs {
         return java.nio.file.Files.exists(root.resolve("self/schedstat"));
     }
 
-    /** The children of one thread (/proc/PID/task/TID/children, CONFIG_PROC_CHILDREN); empty when gone or absent. */
-    public List<Long> children(final long pid, final long tid) {
-        return read(root.resolve(pid + "/task/" + tid + "/children"))
-                .map(t -> java.util.Arrays.stream(t.trim().split("\\s+")).filter(x -> !x.isEmpty()).map(Long::valueOf).toList())
-                .orElse(List.of());
-    }
-
     /** One thread's schedstat; empty when the thread is gone. */
     public Optional<SchedStat> threadSchedStat(final long pid, final long tid) {
         return read(root.resolve(pid + "/task/" + tid + "/schedstat")).map(SchedStat::parse);

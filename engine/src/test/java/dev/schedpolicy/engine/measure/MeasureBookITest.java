@@ -115,6 +115,28 @@ class MeasureBookITest {
     }
 
     @Test
+    void shouldFollowTheProcessTreeWhereNoAccountingGroupCanBeMadeAndSaySo(@org.junit.jupiter.api.io.TempDir final Path empty)
+            throws Exception {
+        Files.createDirectories(empty.resolve("self"));
+        Files.writeString(empty.resolve("self/mountinfo"), "");
+        Files.writeString(empty.resolve("self/cgroup"), "");
+        try (MeasureBook tree = new MeasureBook(ProcFs.system(), new AccountingGroups(empty, empty), Duration.ofMillis(20))) {
+            StepMeter meter = tree.open("tree");
+            assertThat(meter.commandPrefix()).isEmpty();
+            Process p = new ProcessBuilder("/bin/sh", "-c",
+                    "sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done'; exit 3").start();
+            meter.attach(p.pid());
+            assertThat(p.waitFor()).isEqualTo(3);
+            StepMeasure m = tree.close(meter);
+            assertThat(m.groupCpuNanos()).isEmpty();
+            // the child's loop ran in a process the samples reached only through the tree
+            assertThat(m.sampledCpuNanos()).as(m.describe().toString()).isGreaterThan(50_000_000L);
+            assertThat(m.source()).startsWith("the process tree from /proc (no accounting group: no writable cgroup v2");
+            assertThat(m.notes()).anySatisfy(n -> assertThat(n).contains("are not counted"));
+        }
+    }
+
+    @Test
     void shouldLeaveTheStepInTheLaunchersCpuTaskGroup() throws Exception {
         StepMeter meter = book.open("placement");
         List<String> argv = new ArrayList<>(meter.commandPrefix());
