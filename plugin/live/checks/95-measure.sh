@@ -64,6 +64,11 @@ check "measure: the neighbour named first is the heavy build, m-heavy #$HEAVY (n
   bash -c "[[ '$N1' == 'm-heavy #$HEAVY (no policy): '* ]]"
 shot "job/m-test/$BUILD/" measure-build-beside-heavy
 
+# the machine's own load moves (other task groups come and go): a fresh baseline right before the idle run
+run_build m-test 300
+T0=$(sysbench_time)
+read -r W0 _ _ <<<"$(test_figures m-test "$BUILD")"
+note "alone again: sysbench ${T0}s, wait share ${W0}%"
 beside_run m-heavy-idle
 PRED=$(excess "$W1")
 SLOW=$(python3 -c "print(round(100 * (1 - $T0 / $T1), 1))")
