@@ -49,3 +49,25 @@ check "agent node property nice12: saved through config.xml and read back" \
 run_build p-agent
 check "agent node property nice12: a plain sh on the agent runs at nice 12, a block cannot go above it" \
   test "$(kernel_field agent-plain nice) $(kernel_field agent-batch nice) $(kernel_field agent-idle policy)" = "12 15 5"
+
+# issue 23 item 1: workflow-support decorates a node {} nested in a block with the block's decorator; its launches
+# run on the inner node, under that node's floor, cgroup parent and block end (they ran at nice 0 there, their group
+# made under the outer node's parent and never ended)
+pipeline_job p-nested <<G
+node('built-in') {
+  withSchedPolicy('normal+quota50') {
+    sh '$KV nested-outer'
+    node('live') { sh '$KV nested-inner' }
+  }
+}
+G
+run_build p-nested
+check "nested node: SUCCESS, the inner sh ran on live-agent" bash -c "test '$RESULT' = SUCCESS && grep -q '^Running on live-agent' '$CONSOLE'"
+check "nested node: withSchedPolicy('normal') on built-in around node('live') runs the inner sh at live-agent's floor nice 12 (outer sh: nice $(kernel_field nested-outer nice))" \
+  test "$(kernel_field nested-inner nice)" = 12
+check "nested node: the console names the policy applied on live-agent (normal+nice12+quota50)" \
+  console_has '^\[schedpolicy\] normal\+nice12\+quota50: pid [0-9]+ verified'
+check "nested node: the inner sh ran in its own 50% quota group ($(kernel_field nested-inner cgroup))" \
+  bash -c "test '$(kernel_field nested-inner cgroup)' != / && test '$(kernel_field nested-inner quota)' = 50000"
+check "nested node: the block's end reached live-agent: usage of both groups, the inner one removed" \
+  bash -c "grep -q '^\[schedpolicy\] block cgroup usage: .* in 2 cgroups' '$CONSOLE' && test ! -e '/sys/fs/cgroup/cpu$(kernel_field nested-inner cgroup)'"

@@ -9,7 +9,20 @@ node {
 G
 run_build p-bench
 check "schedBenchmark: the gate (default keeps < 99.5%) marks the build UNSTABLE and says why" \
-  bash -c "test '$RESULT' = UNSTABLE && grep -q '^\[schedpolicy\] benchmark gate: under .default. the test job kept' '$CONSOLE'"
+  bash -c "test '$RESULT' = UNSTABLE && grep -q '^\[schedpolicy\] benchmark gate: under .default. in same-agent .* the test job kept' '$CONSOLE'"
+# issue 23 item 6: the gate judged the worst topology (outside-agent, where per-task policies fail by design), so
+# gatePolicy 'idle' could never pass; it judges the policy's own topology (same-agent for default, nice, batch, idle)
+worst_in() { python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+ks = [c["keptPct"]["mean"] for c in r["cells"] if c.get("topology") == sys.argv[2] and c["policy"] == sys.argv[1]
+      and c["load"] > 0 and not c.get("fromBaseline") and c.get("keptPct")]
+print("%.1f" % min(ks) if ks else "none")' "$1" "$2"; }
+report=$(jcurl "$J/job/p-bench/$BUILD/schedpolicy-benchmark/reportJson")
+same=$(worst_in default same-agent <<<"$report"); outside=$(worst_in default outside-agent <<<"$report")
+gate_kept=$(sed -n 's/^\[schedpolicy\] benchmark gate: under .default. in same-agent (executors of the same agent, the default for .default.) the test job kept \([0-9.]*\)%.*/\1/p' "$CONSOLE")
+check "schedBenchmark: the gate judges and names same-agent (kept ${gate_kept:-?}%; the report: same-agent $same%, outside-agent $outside%)" \
+  test "$gate_kept" = "$same"
 check "schedBenchmark: progress lines stream to the console" grep -q '^\[schedpolicy\] \[1/' "$CONSOLE"
 summary=$(browser open "$J/job/p-bench/$BUILD/" shot "$OUT/screenshots/benchmark-build.png" \
   eval 'document.querySelector("#schedpolicy-benchmark-summary").innerText')
@@ -33,6 +46,10 @@ run_build p-bench
 trend=$(browser open "$J/job/p-bench/" shot "$OUT/screenshots/benchmark-job.png" \
   eval '(() => { const el = document.querySelector("div[_echarts_instance_]"); if (!el || !window.echarts) return "no chart"; const o = echarts.getInstanceByDom(el).getOption(); return o.xAxis[0].data.length + " builds, " + o.series.length + " series"; })()')
 check "schedBenchmark: the job page's trend shows both builds ($trend)" test "$trend" = "2 builds, 2 series"
+report2=$(jcurl "$J/job/p-bench/$BUILD/schedpolicy-benchmark/reportJson")
+want=$(python3 -c 'import sys; print(round(float(sys.argv[1])))' "$(worst_in default same-agent <<<"$report2")" 2>/dev/null)
+drawn=$(browser open "$J/job/p-bench/" eval '(() => { const el = document.querySelector("div[_echarts_instance_]"); if (!el || !window.echarts) return "no chart"; const s = echarts.getInstanceByDom(el).getOption().series.find(x => x.name === "default"); return s ? String(s.data[s.data.length - 1]) : "no series"; })()')
+check "schedBenchmark: the trend follows the gate's topology (default in #$BUILD: drawn $drawn, same-agent $want)" test "$drawn" = "$want"
 
 pipeline_job p-bench-abort <<G
 node { schedBenchmark(scenario: 'seed-cpu-looper', policies: 'default,idle', loads: '1,2', repetitions: 50) }
@@ -54,3 +71,31 @@ check "schedBenchmark abort: no workload process and no cgroup of the benchmark 
 jcurl "$J/job/p-bench-abort/$BUILD/consoleText" >"$OUT/console/p-bench-abort-$BUILD.txt"
 check "schedBenchmark abort: the runs done so far are kept on the build page" \
   bash -c "grep -q 'runs done so far are kept' '$OUT/console/p-bench-abort-$BUILD.txt' && test \"\$(curl -s -o /dev/null -w '%{http_code}' '$J/job/p-bench-abort/$BUILD/schedpolicy-benchmark/')\" = 200"
+
+# issue 23 item 5: the benchmark started the author's victim and the default rows at nice 0 on a node whose floor is
+# higher; every command it starts runs under the node's floor, and the console and report say what was applied
+set_global defaultPolicy nice12
+FLOOR_SEEN="$OUT/bench-floor-kernel.txt"
+rm -f "$FLOOR_SEEN"
+pipeline_job p-bench-floor <<G
+node {
+  schedBenchmark(scenario: 'compile-vs-test', policies: 'default,nice15', loads: '1', repetitions: 1,
+                 victim: '$KV bench-victim >> $FLOOR_SEEN', background: '$KV bench-background >> $FLOOR_SEEN; sleep 3',
+                 gatePolicy: 'nice15', gateTopology: 'same-agent', unstableBelow: 1)
+}
+G
+run_build p-bench-floor
+set_global defaultPolicy ''
+victim_nices=$(sed -n 's/^KERNEL bench-victim .* nice=\([0-9-]*\) .*/\1/p' "$FLOOR_SEEN" 2>/dev/null | sort -u | tr '\n' ' ')
+bg_nices=$(sed -n 's/^KERNEL bench-background .* nice=\([0-9-]*\) .*/\1/p' "$FLOOR_SEEN" 2>/dev/null | sort -u | tr '\n' ' ')
+check "schedBenchmark floor: SUCCESS under the global default nice12" test "$RESULT" = SUCCESS
+check "schedBenchmark floor: every victim run (the author's command) at nice 12 (seen: ${victim_nices:-none})" test "$victim_nices" = "12 "
+check "schedBenchmark floor: the default row's background at the floor nice 12, nice15's at 15 (seen: ${bg_nices:-none})" \
+  test "$bg_nices" = "12 15 "
+check "schedBenchmark floor: the console says what ran under the floor" \
+  console_has "^\[schedpolicy\] warning: the node's default policy 'nice12' is a floor .*default as nice12, nice15 as nice15"
+jcurl "$J/job/p-bench-floor/$BUILD/schedpolicy-benchmark/reportJson" >"$OUT/bench-floor-report.json"
+check "schedBenchmark floor: report.json names the floor and the kernel's nice 12 for the victim" \
+  bash -c "grep -q \"default policy 'nice12' is a floor\" '$OUT/bench-floor-report.json' && grep -q 'victim: [^\"]*nice 12' '$OUT/bench-floor-report.json'"
+check "schedBenchmark gate: gateTopology 'same-agent' is judged there and said so" \
+  console_has "^\[schedpolicy\] benchmark gate passed: under 'nice15' in same-agent \(executors of the same agent\) the test job kept"

@@ -56,6 +56,7 @@ final class AgentCalls {
         @Serial
         private static final long serialVersionUID = 1L;
         private final String policy;
+        private final String agentDefault;
         private final String blockKey;
         private final AgentLimits limits;
         private final int timeoutSeconds;
@@ -70,6 +71,7 @@ final class AgentCalls {
          */
         Prepare(final LaunchSettings settings, final List<String> command, final String[] envOverrides) {
             this.policy = settings.policy();
+            this.agentDefault = settings.agentDefault();
             this.blockKey = settings.blockKey();
             this.limits = settings.limits();
             this.timeoutSeconds = settings.timeoutSeconds();
@@ -80,8 +82,8 @@ final class AgentCalls {
 
         @Override
         public PreparedLaunch call() {
-            return SchedPolicyAgent.prepare(policy, blockKey, limits, Duration.ofSeconds(timeoutSeconds), cgroupParent, command,
-                    envOverrides);
+            return SchedPolicyAgent.prepare(policy, agentDefault, blockKey, limits, Duration.ofSeconds(timeoutSeconds), cgroupParent,
+                    command, envOverrides);
         }
     }
 
@@ -178,18 +180,23 @@ final class AgentCalls {
         private final String runKey;
         private final AgentBenchmark.Request request;
         private final AgentLimits limits;
+        private final String agentDefault;
         private final TaskListener listener;
 
-        RunBenchmark(final String runKey, final AgentBenchmark.Request request, final AgentLimits limits, final TaskListener listener) {
+        /** @param agentDefault the node's default policy: the engine floors every process of the benchmark by it */
+        RunBenchmark(final String runKey, final AgentBenchmark.Request request, final AgentLimits limits, final String agentDefault,
+                final TaskListener listener) {
             this.runKey = runKey;
             this.request = request;
             this.limits = limits;
+            this.agentDefault = agentDefault;
             this.listener = listener;
         }
 
         @Override
         public String call() {
-            return AgentBenchmark.run(runKey, request, limits, line -> listener.getLogger().println("[schedpolicy] " + line));
+            return AgentBenchmark.run(runKey, request, limits, agentDefault,
+                    line -> listener.getLogger().println("[schedpolicy] " + line));
         }
     }
 

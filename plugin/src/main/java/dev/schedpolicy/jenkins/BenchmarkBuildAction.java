@@ -1,5 +1,6 @@
 package dev.schedpolicy.jenkins;
 
+import dev.schedpolicy.engine.agent.BenchmarkFiles;
 import dev.schedpolicy.engine.agent.BenchmarkSummary;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import hudson.model.Run;
@@ -16,24 +17,42 @@ import org.kohsuke.stapler.StaplerProxy;
  */
 public class BenchmarkBuildAction extends BuildAction<BenchmarkResult> implements StaplerProxy {
     private static final long serialVersionUID = 1L;
-    static final String URL = "schedpolicy-benchmark";
+    static final String URL = BenchmarkFiles.BASE;
 
     /**
      * The node the benchmark ran on, "" for the built-in node; null in builds made before it was recorded. One build can
      * benchmark several agents (a {@code parallel} over a label), so each action has its own file and URL.
      */
     private final String nodeName;
+    /**
+     * The file's and the page's name, chosen once by the engine ({@link BenchmarkFiles}) and stored with the build: one
+     * per node and result of the build. Null in builds stored before, which keep the name they were written with.
+     */
+    private final String name;
 
+    /**
+     * Call under the run's lock with {@link Run#addAction} (see {@link #addTo}): the name is chosen against the build's
+     * other results.
+     */
     BenchmarkBuildAction(final Run<?, ?> owner, final BenchmarkResult result) {
         // written here, not by the super constructor: the file's name depends on the node, set after super()
         super(owner, result, false);
         this.nodeName = result.getNodeName();
+        this.name = BenchmarkFiles.nameFor(nodeName, owner.getActions(BenchmarkBuildAction.class).stream()
+                .map(BenchmarkBuildAction::name).toList());
         createXmlStream().write(owner.getRootDir().toPath().resolve(getBuildResultBaseName()), result);
     }
 
-    /** "schedpolicy-benchmark" for the built-in node (and older builds), "schedpolicy-benchmark-NODE" for an agent. */
+    /** Adds the result to the build: parallel branches on two nodes (or two results of one node) never share a file. */
+    static void addTo(final Run<?, ?> run, final BenchmarkResult result) {
+        synchronized (run) {
+            run.addAction(new BenchmarkBuildAction(run, result));
+        }
+    }
+
+    /** "schedpolicy-benchmark" for the built-in node, "schedpolicy-benchmark-NODE" (escaped) for an agent. */
     private String name() {
-        return nodeName == null || nodeName.isEmpty() ? URL : URL + "-" + nodeName.replaceAll("[^A-Za-z0-9._-]", "_");
+        return name != null ? name : BenchmarkFiles.legacyNameFor(nodeName);
     }
 
     @Override

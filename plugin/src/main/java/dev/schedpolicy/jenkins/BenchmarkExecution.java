@@ -75,17 +75,19 @@ final class BenchmarkExecution extends SynchronousNonBlockingStepExecution<Void>
         String classpath = workloadClasspath(node, channel);
         runKey = run.getExternalizableId() + "#" + java.util.UUID.randomUUID();
         this.channel = channel;
-        String json = channel.call(new AgentCalls.RunBenchmark(runKey, step.request(classpath), NodeDefaults.limits(), listener));
+        String json = channel.call(new AgentCalls.RunBenchmark(runKey, step.request(classpath), NodeDefaults.limits(),
+                NodeDefaults.policyFor(node), listener));
         Throwable aborted = abortedBy;
         if (aborted != null) {
-            run.addAction(new BenchmarkBuildAction(run, new BenchmarkResult(json, "", node.getNodeName())));
+            BenchmarkBuildAction.addTo(run, new BenchmarkResult(json, "", node.getNodeName(), step.gate().topology()));
             listener.getLogger().println("[schedpolicy] benchmark stopped, the build was aborted; the runs done so far are kept");
             throw aborted instanceof Exception e ? e : new AbortException("[schedpolicy] the build was aborted: " + aborted);
         }
         BenchmarkGate gate = step.gate();
         BenchmarkSummary summary = BenchmarkSummary.fromJson(json);
         BenchmarkGate.Verdict verdict = gate.evaluate(summary);
-        run.addAction(new BenchmarkBuildAction(run, new BenchmarkResult(json, gate.enabled() ? verdict.message() : "", node.getNodeName())));
+        BenchmarkBuildAction.addTo(run, new BenchmarkResult(json, gate.enabled() ? verdict.message() : "", node.getNodeName(),
+                gate.topology()));
         if (summary.partial()) {
             listener.getLogger().println("[schedpolicy] the benchmark result is partial: " + summary.partialReason());
         }

@@ -1,5 +1,6 @@
 package dev.schedpolicy.jenkins;
 
+import dev.schedpolicy.engine.agent.BenchmarkGate;
 import dev.schedpolicy.engine.agent.BenchmarkSummary;
 import edu.hm.hafner.echarts.BuildResult;
 import edu.hm.hafner.echarts.LineSeries;
@@ -14,7 +15,7 @@ import java.util.Set;
 
 /**
  * The job page's trend (floatingBox.jelly): per policy, the test job's worst kept % in each build's
- * benchmark, oldest build first. echarts-api's AsyncTrendJobAction loads the model through Ajax.
+ * benchmark, in the topology the gate judges that policy in ({@link BenchmarkGate#topologyFor}), oldest build first. echarts-api's AsyncTrendJobAction loads the model through Ajax.
  */
 public class BenchmarkJobAction extends AsyncTrendJobAction<BenchmarkBuildAction> {
     private static final int MAX_BUILDS = 50;
@@ -27,6 +28,7 @@ public class BenchmarkJobAction extends AsyncTrendJobAction<BenchmarkBuildAction
     protected LinesChartModel createChartModel() {
         List<BuildResult<BenchmarkBuildAction>> newestFirst = new ArrayList<>();
         List<BenchmarkSummary> summaries = new ArrayList<>();
+        List<String> asked = new ArrayList<>();
         for (BuildResult<BenchmarkBuildAction> r : createBuildHistory()) {
             if (newestFirst.size() >= MAX_BUILDS) {
                 break;
@@ -35,6 +37,7 @@ public class BenchmarkJobAction extends AsyncTrendJobAction<BenchmarkBuildAction
             if (summary != null) {
                 newestFirst.add(r);
                 summaries.add(summary);
+                asked.add(r.getResult().getResult().getGateTopology());
             }
         }
         Set<String> policies = new LinkedHashSet<>();
@@ -52,8 +55,9 @@ public class BenchmarkJobAction extends AsyncTrendJobAction<BenchmarkBuildAction
                     LineSeries.StackedMode.SEPARATE_LINES, LineSeries.FilledMode.LINES);
             // LineSeries.add prepends (echarts-build-trends): adding newest first leaves the series oldest first,
             // in the order of the labels; 0 where a build did not measure the policy
-            for (BenchmarkSummary s : summaries) {
-                series.add((int) Math.round(s.worstKept(policy).orElse(0)));
+            for (int i = 0; i < summaries.size(); i++) {
+                BenchmarkSummary s = summaries.get(i);
+                series.add((int) Math.round(s.worstKept(policy, BenchmarkGate.topologyFor(policy, asked.get(i), s)).orElse(0)));
             }
             model.addSeries(series);
         }

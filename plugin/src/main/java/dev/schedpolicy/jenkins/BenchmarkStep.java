@@ -34,6 +34,7 @@ public class BenchmarkStep extends Step {
     private String victim;
     private String background;
     private String gatePolicy = "idle";
+    private String gateTopology;
     private double unstableBelow;
     private double failBelow;
 
@@ -123,6 +124,17 @@ public class BenchmarkStep extends Step {
         gate();
     }
 
+    public String getGateTopology() {
+        return gateTopology;
+    }
+
+    /** The topology the gate judges, e.g. {@code same-agent}; unset: the gate policy's own (see {@link BenchmarkGate}). */
+    @DataBoundSetter
+    public void setGateTopology(final String gateTopology) {
+        this.gateTopology = PolicyFields.blankToNull(gateTopology);
+        gate();
+    }
+
     public double getUnstableBelow() {
         return unstableBelow;
     }
@@ -146,7 +158,7 @@ public class BenchmarkStep extends Step {
     }
 
     BenchmarkGate gate() {
-        return new BenchmarkGate(gatePolicy, unstableBelow, failBelow);
+        return new BenchmarkGate(gatePolicy, gateTopology, unstableBelow, failBelow);
     }
 
     /** The engine's request, which checks loads, repetitions and policies as the CLI does. */

@@ -20,10 +20,12 @@ final class LaunchSettings implements Serializable {
     private final AgentLimits limits;
     private final int timeoutSeconds;
     private final String cgroupParent;
+    /** The node these settings are for ("" for the built-in node); null in programs saved before it was recorded. */
+    private final String node;
+    /** That node's default policy, the floor the engine applies again to every launch there; null for none. */
+    private final String agentDefault;
     /** Whether each launch is measured (CPU, run-queue wait, neighbours); false in settings saved before it existed. */
     private boolean measure;
-    /** The node the launches run on ("" for the built-in node); null in settings saved before it was kept. */
-    private String nodeName;
 
     /**
      * @param policy         merged compact policy
@@ -32,15 +34,21 @@ final class LaunchSettings implements Serializable {
      * @param limits         the administrator's limits, checked again by the engine before parking
      * @param timeoutSeconds how long a parked launch may wait for its PID and for its release call
      * @param cgroupParent   where the launch's cgroups go on the agent; null: the agent's own cpu cgroup
+     * @param node           the node the launches run on ("" for the built-in node)
+     * @param agentDefault   that node's default policy, compact; null for none
      */
+    @SuppressWarnings("checkstyle:ParameterNumber")
     LaunchSettings(final String policy, final String blockKey, @CheckForNull final String runId, final AgentLimits limits,
-            final int timeoutSeconds, @CheckForNull final String cgroupParent) {
+            final int timeoutSeconds, @CheckForNull final String cgroupParent, final String node,
+            @CheckForNull final String agentDefault) {
         this.policy = policy;
         this.blockKey = blockKey;
         this.runId = runId;
         this.limits = limits;
         this.timeoutSeconds = timeoutSeconds;
         this.cgroupParent = cgroupParent;
+        this.node = node;
+        this.agentDefault = agentDefault;
     }
 
     String policy() {
@@ -64,11 +72,10 @@ final class LaunchSettings implements Serializable {
         return timeoutSeconds;
     }
 
-    /** These settings, with every launch measured on node {@code node}. */
-    LaunchSettings measured(final boolean on, final String node) {
-        LaunchSettings s = new LaunchSettings(policy, blockKey, runId, limits, timeoutSeconds, cgroupParent);
+    /** These settings, with every launch measured or not. */
+    LaunchSettings measured(final boolean on) {
+        LaunchSettings s = new LaunchSettings(policy, blockKey, runId, limits, timeoutSeconds, cgroupParent, node, agentDefault);
         s.measure = on;
-        s.nodeName = node;
         return s;
     }
 
@@ -77,12 +84,18 @@ final class LaunchSettings implements Serializable {
     }
 
     @CheckForNull
-    String nodeName() {
-        return nodeName;
+    String cgroupParent() {
+        return cgroupParent;
+    }
+
+    /** The node these settings are for; null in settings saved before it was recorded. */
+    @CheckForNull
+    String node() {
+        return node;
     }
 
     @CheckForNull
-    String cgroupParent() {
-        return cgroupParent;
+    String agentDefault() {
+        return agentDefault;
     }
 }

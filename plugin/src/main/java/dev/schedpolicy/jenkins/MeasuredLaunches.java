@@ -76,7 +76,7 @@ public class MeasuredLaunches extends InvisibleAction {
                 }
             }
             synchronized (a) {
-                a.pending.add(new Pending(settings.nodeName() == null ? "" : settings.nodeName(), id, label, policy));
+                a.pending.add(new Pending(settings.node() == null ? "" : settings.node(), id, label, policy));
             }
             try {
                 run.save();

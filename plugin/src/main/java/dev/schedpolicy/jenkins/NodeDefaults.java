@@ -52,8 +52,8 @@ final class NodeDefaults {
     /** Everything a launch on {@code node} needs besides its policy and block. */
     static LaunchSettings settings(final String policy, final String blockKey, @CheckForNull final String runId,
             @CheckForNull final Node node) {
-        return new LaunchSettings(policy, blockKey, runId, limits(), timeoutSeconds(), cgroupParentFor(node))
-                .measured(measureOn(node), node == null ? "" : node.getNodeName());
+        return new LaunchSettings(policy, blockKey, runId, limits(), timeoutSeconds(), cgroupParentFor(node), nameOf(node),
+                policyFor(node)).measured(measureOn(node));
     }
 
     /** Whether launches on {@code node} are measured: the node property's switch, else the global one. */
@@ -65,5 +65,10 @@ final class NodeDefaults {
             }
         }
         return SchedPolicyConfiguration.get().isMeasureAllSteps();
+    }
+
+    /** The node's name as the engine's records give it: "" for the built-in node. */
+    static String nameOf(@CheckForNull final Node node) {
+        return node == null ? "" : node.getNodeName();
     }
 }

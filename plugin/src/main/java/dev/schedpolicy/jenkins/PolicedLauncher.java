@@ -152,11 +152,12 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
             // the engine refused under on-unsupported=fail: the shim exits 125 without running the command
             throw new AbortException("[schedpolicy] " + settings.policy() + " could not be applied: " + e.getMessage());
         }
-        getListener().getLogger().println("[schedpolicy] " + settings.policy() + ": " + record.describe());
+        // the policy the engine applied: floored by the default of the node the launch ran on
+        getListener().getLogger().println("[schedpolicy] " + record.policy() + ": " + record.describe());
         for (String w : record.warnings()) {
             getListener().getLogger().println("[schedpolicy] warning: " + w);
         }
-        SchedPolicyAction.recordLaunch(settings.runId(), settings.blockKey(), record);
+        SchedPolicyAction.recordLaunch(settings.runId(), settings.blockKey(), settings.node(), record);
     }
 
     private static void abortQuietly(final VirtualChannel channel, final String id, final String reason) {

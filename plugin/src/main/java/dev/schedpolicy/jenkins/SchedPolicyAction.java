@@ -65,7 +65,7 @@ public class SchedPolicyAction implements RunAction2 {
     }
 
     /** Called by {@link PolicedLauncher} after each verified launch; no-op for launches outside a build's block. */
-    static void recordLaunch(@CheckForNull final String runId, final String blockKey, final LaunchRecord launch) {
+    static void recordLaunch(@CheckForNull final String runId, final String blockKey, final String node, final LaunchRecord launch) {
         if (runId == null) {
             return;
         }
@@ -75,7 +75,7 @@ public class SchedPolicyAction implements RunAction2 {
             r = Run.fromExternalizableId(runId);
         }
         if (r != null) {
-            of(r).update(blockKey, b -> b.withLaunch(launch));
+            of(r).update(blockKey, b -> b.withLaunchOn(node, launch));
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.schedpolicy.jenkins;
 
+import dev.schedpolicy.engine.agent.BlockRecord;
+import dev.schedpolicy.engine.agent.PolicyForms;
 import dev.schedpolicy.engine.agent.UsageRecord;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
@@ -13,9 +15,12 @@ import hudson.model.TaskListener;
 import hudson.remoting.VirtualChannel;
 import hudson.util.FormValidation;
 import hudson.util.ListBoxModel;
+import java.io.IOException;
 import java.io.Serial;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import jenkins.model.Jenkins;
 import net.sf.json.JSONObject;
 import org.jenkinsci.plugins.workflow.steps.BodyInvoker;
 import org.jenkinsci.plugins.workflow.steps.GeneralNonBlockingStepExecution;
@@ -155,12 +160,15 @@ public class WithSchedPolicyStep extends Step {
         private void startBlock() throws Exception {
             StepContext context = getContext();
             SchedPolicyBlock enclosing = context.get(SchedPolicyBlock.class);
-            LaunchSettings settings = BlockStarter.start(KIND, context.get(Run.class), context.get(Node.class), channel(context),
-                    enclosing == null ? null : enclosing.effectivePolicy(), requested, context.get(TaskListener.class));
+            Node node = context.get(Node.class);
+            String nodeName = NodeDefaults.nameOf(node);
+            LaunchSettings settings = BlockStarter.start(KIND, context.get(Run.class), node, channel(context),
+                    enclosing == null ? null : enclosing.enclosingOn(nodeName), requested, context.get(TaskListener.class));
             blockKey = settings.blockKey();
+            String authored = PolicyForms.merge(enclosing == null ? null : enclosing.authoredLayers(), requested).toCompact();
             context.newBodyInvoker()
                     .withContexts(BodyInvoker.mergeLauncherDecorators(context.get(LauncherDecorator.class),
-                            new SchedPolicyDecorator(settings)), new SchedPolicyBlock(settings.policy()))
+                            new SchedPolicyDecorator(settings, authored)), new SchedPolicyBlock(settings.policy(), authored, nodeName))
                     .withCallback(new Finish(blockKey))
                     .start();
         }
@@ -176,13 +184,39 @@ public class WithSchedPolicyStep extends Step {
 
             @Override
             protected void finished(final StepContext context) throws Exception {
-                UsageRecord usage = channel(context).call(new AgentCalls.FinishBlock(key));
                 Run<?, ?> run = context.get(Run.class);
-                SchedPolicyAction.of(run).finishBlock(key, usage);
+                SchedPolicyAction action = SchedPolicyAction.of(run);
+                UsageRecord usage = channel(context).call(new AgentCalls.FinishBlock(key));
+                // launches of a node {} nested in the block ran on other agents, whose registries hold their groups
+                BlockRecord record = action.block(key);
+                String own = NodeDefaults.nameOf(context.get(Node.class));
+                for (String other : record == null ? List.<String>of() : record.launchNodes()) {
+                    if (!other.equals(own)) {
+                        usage = usage.plus(finishOn(other, key, context.get(TaskListener.class)));
+                    }
+                }
+                action.finishBlock(key, usage);
                 if (usage.groups() > 0) {
                     context.get(TaskListener.class).getLogger().println("[schedpolicy] block cgroup usage: " + usage.describe());
                 }
             }
+        }
+
+        private static UsageRecord finishOn(final String nodeName, final String key, final TaskListener listener) throws InterruptedException {
+            Node node = nodeName.isEmpty() ? Jenkins.get() : Jenkins.get().getNode(nodeName);
+            Computer computer = node == null ? null : node.toComputer();
+            VirtualChannel channel = computer == null ? null : computer.getChannel();
+            try {
+                if (channel != null) {
+                    return channel.call(new AgentCalls.FinishBlock(key));
+                }
+            } catch (IOException | RuntimeException e) {
+                listener.getLogger().println("[schedpolicy] warning: cannot end the block on node " + nodeName + ": " + e.getMessage());
+                return UsageRecord.NONE;
+            }
+            listener.getLogger().println("[schedpolicy] warning: node " + nodeName + " is offline; the agent removes the block's"
+                    + " groups there once they are empty");
+            return UsageRecord.NONE;
         }
 
         private static VirtualChannel channel(final StepContext context) throws Exception {

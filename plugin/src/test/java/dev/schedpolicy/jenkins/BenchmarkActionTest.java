@@ -45,12 +45,20 @@ class BenchmarkActionTest {
         return b;
     }
 
+    /** The build as Jenkins loads it from disk after a restart ({@code Run.reload()} does not call the actions' onLoad). */
+    private static FreeStyleBuild reloaded(final FreeStyleProject p, final FreeStyleBuild b) {
+        p._getRuns().purgeCache();
+        FreeStyleBuild r = p.getBuildByNumber(b.getNumber());
+        assertThat(r).isNotSameAs(b);
+        return r;
+    }
+
     @Test
     void shouldStoreTheResultInTheBuildDirectoryAndReloadIt() throws Exception {
-        FreeStyleBuild b = buildWithReport(j.createFreeStyleProject());
+        FreeStyleProject p = j.createFreeStyleProject();
+        FreeStyleBuild b = buildWithReport(p);
         assertThat(b.getRootDir().toPath().resolve("schedpolicy-benchmark.xml")).exists();
-        b.reload();
-        BenchmarkBuildAction a = b.getAction(BenchmarkBuildAction.class);
+        BenchmarkBuildAction a = reloaded(p, b).getAction(BenchmarkBuildAction.class);
         assertThat(a.getSummary().kept("idle", 2.0)).isEqualTo(92.4);
     }
 
@@ -92,5 +100,28 @@ class BenchmarkActionTest {
         buildWithReport(p);
         String model = p.getAction(BenchmarkJobAction.class).getBuildTrendModel();
         assertThat(model).contains("\"domainAxisLabels\":[\"#1\",\"#2\"]").contains("[50,92]");
+    }
+
+    /** Issue 23 item 13: "agent 1" and "agent_1" were both "schedpolicy-benchmark-agent_1"; the second overwrote the first. */
+    @Test
+    void shouldKeepTheResultsOfNodesWhoseNamesDifferOnlyInPunctuationApart() throws Exception {
+        FreeStyleProject p = j.createFreeStyleProject();
+        FreeStyleBuild built = j.buildAndAssertSuccess(p);
+        BenchmarkBuildAction.addTo(built, new BenchmarkResult(REPORT, "space", "agent 1"));
+        BenchmarkBuildAction.addTo(built, new BenchmarkResult(REPORT.replace("92.4", "50.0"), "underscore", "agent_1"));
+        BenchmarkBuildAction.addTo(built, new BenchmarkResult(REPORT.replace("92.4", "60.0"), "again", "agent_1"));
+        built.save();
+        FreeStyleBuild b = reloaded(p, built);
+        java.util.List<BenchmarkBuildAction> actions = b.getActions(BenchmarkBuildAction.class);
+        assertThat(actions).extracting(BenchmarkBuildAction::getUrlName).doesNotHaveDuplicates().hasSize(3);
+        assertThat(actions).extracting(a -> a.getResult().getGateMessage()).containsExactly("space", "underscore", "again");
+        assertThat(actions.get(0).getSummary().kept("idle", 2.0)).isEqualTo(92.4);
+        assertThat(actions.get(1).getSummary().kept("idle", 2.0)).isEqualTo(50.0);
+        assertThat(actions.get(2).getSummary().kept("idle", 2.0)).isEqualTo(60.0);
+        JenkinsRule.WebClient wc = j.createWebClient();
+        for (BenchmarkBuildAction a : actions) {
+            assertThat(wc.getPage(b, a.getUrlName() + "/").getElementById("schedpolicy-gate").asNormalizedText())
+                    .contains(a.getResult().getGateMessage());
+        }
     }
 }

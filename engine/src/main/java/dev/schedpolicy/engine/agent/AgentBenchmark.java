@@ -69,6 +69,16 @@ public final class AgentBenchmark {
 
     /** The run's options: scenario, preset, matrix and commands, checked against the limits. */
     public static BenchOptions options(final Request r, final AgentLimits limits, final BenchOptions.Cancellation cancellation) {
+        return options(r, limits, null, cancellation);
+    }
+
+    /**
+     * As {@link #options(Request, AgentLimits, BenchOptions.Cancellation)} on a node whose default policy is
+     * {@code agentDefault}: a floor for every process the benchmark starts there (the author's victim and background
+     * commands included), as for every launch of a build, unless the limits allow authors above the default.
+     */
+    public static BenchOptions options(final Request r, final AgentLimits limits, final String agentDefault,
+            final BenchOptions.Cancellation cancellation) {
         Matrix.Preset preset = Matrix.Preset.resolve(Boolean.TRUE.equals(r.quick()), Boolean.FALSE.equals(r.quick()), r.matrixGiven());
         BenchOptions.Builder b = BenchOptions.builder(new ScenarioCatalog(Benchmark::validatePolicy).load(r.scenario()))
                 .preset(preset)
@@ -76,7 +86,8 @@ public final class AgentBenchmark {
                 .loads(r.loads() == null ? null : Matrix.parseLoads(r.loads()))
                 .victimCommand(r.victim())
                 .backgroundCommand(r.background())
-                .cancellation(cancellation);
+                .cancellation(cancellation)
+                .floor(limits.allowAboveDefault() ? Policy.DEFAULT : PolicyForms.parseOrDefault(agentDefault));
         if (r.repetitions() != null) {
             b.repetitions(r.repetitions());
         }
@@ -104,12 +115,18 @@ public final class AgentBenchmark {
 
     /** Runs the benchmark and returns report.json; {@link #cancel} with the same key stops it. */
     public static String run(final String runKey, final Request request, final AgentLimits limits, final BenchListener listener) {
+        return run(runKey, request, limits, null, listener);
+    }
+
+    /** As {@link #run(String, Request, AgentLimits, BenchListener)} under the node's default policy as a floor. */
+    public static String run(final String runKey, final Request request, final AgentLimits limits, final String agentDefault,
+            final BenchListener listener) {
         BenchOptions.Cancellation cancellation = new BenchOptions.Cancellation();
         if (RUNNING.putIfAbsent(runKey, cancellation) != null) {
             throw new IllegalStateException("a benchmark with key " + runKey + " is already running");
         }
         try {
-            return Benchmark.run(options(request, limits, cancellation), listener).json();
+            return Benchmark.run(options(request, limits, agentDefault, cancellation), listener).json();
         } finally {
             RUNNING.remove(runKey);
         }
@@ -117,7 +134,13 @@ public final class AgentBenchmark {
 
     /** {@link #run(String, Request, AgentLimits, BenchListener)} with its events as log lines (a build's console). */
     public static String run(final String runKey, final Request request, final AgentLimits limits, final Consumer<String> log) {
-        return run(runKey, request, limits, new BenchListener() {
+        return run(runKey, request, limits, null, log);
+    }
+
+    /** As {@link #run(String, Request, AgentLimits, Consumer)} under the node's default policy as a floor. */
+    public static String run(final String runKey, final Request request, final AgentLimits limits, final String agentDefault,
+            final Consumer<String> log) {
+        return run(runKey, request, limits, agentDefault, new BenchListener() {
             @Override
             public void started(final String summary, final int runsPlanned) {
                 log.accept("benchmark: " + summary + " (" + runsPlanned + " runs)");

@@ -216,6 +216,22 @@ public final class BenchmarkSummary implements Serializable {
         return java.util.Arrays.stream(kept[p]).filter(Double::isFinite).min();
     }
 
+    /**
+     * The lowest mean kept % of a policy over all loads in one topology; {@link #worstKept(String)} when
+     * {@code topology} is null (a report of one topology); empty when the policy has no cell there.
+     */
+    public OptionalDouble worstKept(final String policy, final String topology) {
+        if (topology == null) {
+            return worstKept(policy);
+        }
+        int p = policies.indexOf(policy);
+        double[][] k = keptIn.get(topology);
+        if (p < 0 || k == null) {
+            return OptionalDouble.empty();
+        }
+        return java.util.Arrays.stream(k[p]).filter(Double::isFinite).min();
+    }
+
     /** "93.1 ± 1.2" or "–" for a missing cell. */
     public String keptText(final String policy, final double load) {
         return keptText(kept(policy, load), keptCi(policy, load));

@@ -23,15 +23,22 @@ public final class BlockRecord implements Serializable {
     private final ArrayList<String> warnings;
     private final ArrayList<LaunchRecord> launches;
     private final UsageRecord usage;
+    /**
+     * The nodes its launches ran on, by Jenkins' node name ("" for the built-in node): a {@code node {}} nested in a
+     * block runs its launches on another agent, whose registry holds their groups until the block's end reaches it.
+     * Null in records saved before it was kept.
+     */
+    private final ArrayList<String> launchNodes;
 
     public BlockRecord(final String blockKey, final String kind, final String node, final String requested,
             final String effective, final List<String> warnings) {
-        this(blockKey, kind, node, requested, effective, warnings, List.of(), null);
+        this(blockKey, kind, node, requested, effective, warnings, List.of(), null, List.of());
     }
 
     @SuppressWarnings("checkstyle:ParameterNumber")
     private BlockRecord(final String blockKey, final String kind, final String node, final String requested,
-            final String effective, final List<String> warnings, final List<LaunchRecord> launches, final UsageRecord usage) {
+            final String effective, final List<String> warnings, final List<LaunchRecord> launches, final UsageRecord usage,
+            final List<String> launchNodes) {
         this.blockKey = blockKey;
         this.kind = kind;
         this.node = node;
@@ -40,6 +47,7 @@ public final class BlockRecord implements Serializable {
         this.warnings = new ArrayList<>(warnings);
         this.launches = new ArrayList<>(launches);
         this.usage = usage;
+        this.launchNodes = new ArrayList<>(launchNodes);
     }
 
     public static BlockRecord started(final String kind, final String node, final BlockStart start) {
@@ -47,6 +55,11 @@ public final class BlockRecord implements Serializable {
     }
 
     public BlockRecord withLaunch(final LaunchRecord launch) {
+        return withLaunchOn(null, launch);
+    }
+
+    /** With a launch that ran on the node named {@code launchNode} ("" for the built-in node; null: not known). */
+    public BlockRecord withLaunchOn(final String launchNode, final LaunchRecord launch) {
         List<LaunchRecord> all = new ArrayList<>(launches);
         all.add(launch);
         List<String> allWarnings = new ArrayList<>(warnings);
@@ -55,17 +68,21 @@ public final class BlockRecord implements Serializable {
                 allWarnings.add(w);
             }
         }
-        return new BlockRecord(blockKey, kind, node, requested, effective, allWarnings, all, usage);
+        List<String> nodes = new ArrayList<>(launchNodes());
+        if (launchNode != null && !nodes.contains(launchNode)) {
+            nodes.add(launchNode);
+        }
+        return new BlockRecord(blockKey, kind, node, requested, effective, allWarnings, all, usage, nodes);
     }
 
     public BlockRecord withWarning(final String warning) {
         List<String> all = new ArrayList<>(warnings);
         all.add(warning);
-        return new BlockRecord(blockKey, kind, node, requested, effective, all, launches, usage);
+        return new BlockRecord(blockKey, kind, node, requested, effective, all, launches, usage, launchNodes());
     }
 
     public BlockRecord finished(final UsageRecord value) {
-        return new BlockRecord(blockKey, kind, node, requested, effective, warnings, launches, value);
+        return new BlockRecord(blockKey, kind, node, requested, effective, warnings, launches, value, launchNodes());
     }
 
     public String blockKey() {
@@ -91,6 +108,11 @@ public final class BlockRecord implements Serializable {
 
     public List<String> warnings() {
         return List.copyOf(warnings);
+    }
+
+    /** The nodes the block's launches ran on, by Jenkins' node name ("" for the built-in node), in first-launch order. */
+    public List<String> launchNodes() {
+        return launchNodes == null ? List.of() : List.copyOf(launchNodes);
     }
 
     public List<LaunchRecord> launches() {

@@ -126,6 +126,16 @@ public final class HandshakeRegistry implements AutoCloseable {
      */
     public PreparedLaunch prepare(final Policy policy, final AgentLimits limits, final String blockKey, final Duration pendingTimeout,
             final Optional<Path> cgroupParent, final List<String> argv, final Map<String, String> env) {
+        return prepare(policy, limits, blockKey, pendingTimeout, cgroupParent, argv, env, List.of());
+    }
+
+    /**
+     * As {@link #prepare(Policy, AgentLimits, String, Duration, Optional, List, Map)}, with the caller's own notes about
+     * the launch (e.g. what the node's floor kept) put first in its record's warnings.
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    public PreparedLaunch prepare(final Policy policy, final AgentLimits limits, final String blockKey, final Duration pendingTimeout,
+            final Optional<Path> cgroupParent, final List<String> argv, final Map<String, String> env, final List<String> notes) {
         Optional<String> unchecked = ContainerLaunches.refusal(argv);
         if (unchecked.isPresent()) {
             throw new ContainerRefusal(unchecked.get());
@@ -140,14 +150,14 @@ public final class HandshakeRegistry implements AutoCloseable {
             timer.schedule(() -> containers.abort(prepared.id()), pendingTimeout.toMillis(), TimeUnit.MILLISECONDS);
             return prepared;
         }
-        List<String> notes = List.of();
+        List<String> all = new ArrayList<>(notes);
         if (parsed instanceof ContainerCommand.Unreadable u) {
             if (policy.onUnsupported() == OnUnsupported.FAIL) {
                 throw new ContainerRefusal(u.reason() + "; only the client would be policed (onUnsupported: 'warn' runs it so)");
             }
-            notes = List.of(u.reason() + "; only the client is policed");
+            all.add(u.reason() + "; only the client is policed");
         }
-        return prepareParked(policy, parkedConfig(limits, cgroupParent), blockKey, pendingTimeout, notes);
+        return prepareParked(policy, parkedConfig(limits, cgroupParent), blockKey, pendingTimeout, all);
     }
 
     /** @param notes the engine's own warnings about the launch, put before the launch's in its record */

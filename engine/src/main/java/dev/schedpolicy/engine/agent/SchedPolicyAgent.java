@@ -225,6 +225,23 @@ public final class SchedPolicyAgent {
     @SuppressWarnings("checkstyle:ParameterNumber")
     public static PreparedLaunch prepare(final String policy, final String blockKey, final AgentLimits limits,
             final Duration pendingTimeout, final String cgroupParent, final List<String> argv, final List<String> envOverrides) {
+        return prepare(policy, null, blockKey, limits, pendingTimeout, cgroupParent, argv, envOverrides);
+    }
+
+    /**
+     * As {@link #prepare(String, String, AgentLimits, Duration, String, List, List)}, with {@code policy} floored here by
+     * {@code agentDefault}, the default of the node this launch runs on (unless the limits allow authors above it).
+     * Every launch is floored where it runs, whatever its launcher carries: a block started on one node also decorates
+     * the launches of a {@code node {}} nested in it, which run on another node under that node's floor. Floored
+     * fields are named in the launch's warnings.
+     *
+     * @param agentDefault the default policy of the node the launch runs on, compact, may be blank
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    public static PreparedLaunch prepare(final String policy, final String agentDefault, final String blockKey,
+            final AgentLimits limits, final Duration pendingTimeout, final String cgroupParent, final List<String> argv,
+            final List<String> envOverrides) {
+        PolicyFloor.Floored floored = PolicyForms.mergeOverDefault(agentDefault, null, policy, limits);
         Map<String, String> env = new HashMap<>(System.getenv());
         for (String kv : envOverrides == null ? List.<String>of() : envOverrides) {
             int eq = kv.indexOf('=');
@@ -232,8 +249,8 @@ public final class SchedPolicyAgent {
                 env.put(kv.substring(0, eq), kv.substring(eq + 1));
             }
         }
-        return registry().prepare(Policy.parse(policy), limits, blockKey, pendingTimeout, CgroupParents.parse(cgroupParent),
-                argv, env);
+        return registry().prepare(floored.policy(), limits, blockKey, pendingTimeout, CgroupParents.parse(cgroupParent),
+                argv, env, floored.kept());
     }
 
     /** Releases a parked launch once Jenkins started it; see {@link HandshakeRegistry#release}. */

@@ -1,5 +1,6 @@
 package dev.schedpolicy.engine.bench;
 
+import dev.schedpolicy.engine.policy.Policy;
 import dev.schedpolicy.engine.scenario.Matrix;
 import dev.schedpolicy.engine.scenario.Scenario;
 import java.nio.file.Path;
@@ -28,6 +29,7 @@ public final class BenchOptions {
     final String workloadClasspath;
     final Cancellation cancellation;
     final Integer ncpu;
+    final Policy floor;
 
     private BenchOptions(final Builder b) {
         this.scenario = Objects.requireNonNull(b.scenario, "scenario");
@@ -48,6 +50,7 @@ public final class BenchOptions {
         this.workloadClasspath = b.workloadClasspath;
         this.cancellation = b.cancellation == null ? new Cancellation() : b.cancellation;
         this.ncpu = b.ncpu;
+        this.floor = b.floor == null ? Policy.DEFAULT : b.floor;
     }
 
     /** "quick" or "full", marked custom when the command line replaced part of the preset's matrix. */
@@ -142,6 +145,7 @@ public final class BenchOptions {
         private Path outDir;
         private long seed = System.nanoTime();
         private ProcessStarter starter;
+        private Policy floor;
         private String javaCommand;
         private String workloadClasspath;
         private Cancellation cancellation;
@@ -235,6 +239,16 @@ public final class BenchOptions {
         /** Seed of the randomised cell order, recorded in the report for reruns. */
         public Builder seed(final long value) {
             seed = value;
+            return this;
+        }
+
+        /**
+         * The administrator's default policy of the node the benchmark runs on, a floor for every process it starts
+         * (victim, background, baseline, calibration): each row runs its policy merged over the floor and floored by
+         * it ({@link dev.schedpolicy.engine.policy.PolicyFloor}). Null or the default: none.
+         */
+        public Builder floor(final Policy value) {
+            floor = value;
             return this;
         }
 

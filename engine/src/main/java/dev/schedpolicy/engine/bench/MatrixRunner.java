@@ -51,7 +51,7 @@ final class MatrixRunner {
             s = s.withBackground(WorkloadSpec.command(options.backgroundCommand, 1));
         }
         int ncpu = options.ncpu != null ? options.ncpu : Runtime.getRuntime().availableProcessors();
-        this.plan = new RunPlan(s, options.matrix(), ncpu);
+        this.plan = new RunPlan(s, options.matrix(), ncpu, options.floor);
         // looked up for every run, cgroup policies or not: the outside-agent verdict says whether it exists
         this.parent = CgroupParentChoice.resolve(options.cgroupParent(), options.idleParent(), cgroups);
         this.starter = options.starter != null ? options.starter : Starters.defaultStarter();
@@ -74,6 +74,7 @@ final class MatrixRunner {
             listener.started(plan.summary() + (parent.parent().isPresent() ? "; cgroup policies under "
                     + parent.parent().get() + (parent.idleParent() ? " (the machine-wide idle parent)" : "") : ""),
                     runsTotal);
+            plan.floorNote().ifPresent(this::warnOnce);
             if (plan.needsCalibration()) {
                 launcher.calibrate();
                 calibration = launcher.calibration();

@@ -1,5 +1,7 @@
 package dev.schedpolicy.engine.bench;
 
+import dev.schedpolicy.engine.policy.Policy;
+import dev.schedpolicy.engine.policy.PolicyFloor;
 import dev.schedpolicy.engine.scenario.Matrix;
 import dev.schedpolicy.engine.scenario.Scenario;
 import dev.schedpolicy.engine.scenario.Topology;
@@ -14,11 +16,18 @@ final class RunPlan {
     private final Matrix matrix;
     private final int ncpu;
     private final List<Topology> topologies;
+    private final Policy floor;
 
     RunPlan(final Scenario scenario, final Matrix matrix, final int ncpu) {
+        this(scenario, matrix, ncpu, Policy.DEFAULT);
+    }
+
+    /** @param floor the node's default policy, a floor for every process the benchmark starts ({@link #floored}) */
+    RunPlan(final Scenario scenario, final Matrix matrix, final int ncpu, final Policy floor) {
         this.scenario = scenario;
         this.matrix = matrix;
         this.ncpu = ncpu;
+        this.floor = floor;
         // in the order of the questions the report answers: the agent's own executors first, then its neighbours
         this.topologies = matrix.topologies().stream().sorted().toList();
     }
@@ -109,13 +118,44 @@ final class RunPlan {
     }
 
     BenchPolicy backgroundPolicy(final PlannedRun r) {
-        return !r.baseline() && scenario.policyTarget() == Scenario.PolicyTarget.BACKGROUND ? r.policy()
-                : BenchPolicy.DEFAULT;
+        return floored(!r.baseline() && scenario.policyTarget() == Scenario.PolicyTarget.BACKGROUND ? r.policy()
+                : BenchPolicy.DEFAULT);
     }
 
     BenchPolicy victimPolicy(final PlannedRun r) {
-        return !r.baseline() && scenario.policyTarget() == Scenario.PolicyTarget.VICTIM ? r.policy()
-                : BenchPolicy.DEFAULT;
+        return floored(!r.baseline() && scenario.policyTarget() == Scenario.PolicyTarget.VICTIM ? r.policy()
+                : BenchPolicy.DEFAULT);
+    }
+
+    /**
+     * What a process started under {@code policy} runs under on this node: the policy merged over the node's default
+     * and floored by it, as a build's block is (the row keeps its label). Without a floor, the policy itself.
+     */
+    BenchPolicy floored(final BenchPolicy policy) {
+        if (floor.isDefault()) {
+            return policy;
+        }
+        Policy wanted = policy.isDefault() ? Policy.DEFAULT : Policy.parse(policy.compact());
+        return new BenchPolicy(policy.label(), PolicyFloor.apply(floor, floor.overriddenBy(wanted)).policy().toCompact());
+    }
+
+    /**
+     * The floor in words, for the console and the report: what every row, the test job and the baseline ran as; empty
+     * without a floor.
+     */
+    java.util.Optional<String> floorNote() {
+        if (floor.isDefault()) {
+            return java.util.Optional.empty();
+        }
+        List<String> rows = new ArrayList<>();
+        for (String label : matrix.policies()) {
+            BenchPolicy p = BenchPolicy.of(label, ncpu);
+            rows.add(label + " as " + floored(p).compact());
+        }
+        String target = scenario.policyTarget() == Scenario.PolicyTarget.VICTIM ? "the background" : "the test job";
+        return java.util.Optional.of("the node's default policy '" + floor.toCompact() + "' is a floor for every process this"
+                + " benchmark starts, so its rows measure it, not the policy alone: " + String.join(", ", rows) + "; "
+                + target + ", the baseline and the calibration run as " + floored(BenchPolicy.DEFAULT).compact());
     }
 
     String summary() {

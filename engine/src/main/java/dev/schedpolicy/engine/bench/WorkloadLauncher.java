@@ -53,7 +53,7 @@ final class WorkloadLauncher {
     void calibrate() throws IOException {
         ProcessBuilder pb = java(Builtin.CPU_VICTIM, 64, List.of("--calibrate", "500"));
         pb.redirectError(tracker.log("calibrate.err").toFile());
-        ProcessStarter.Started st = tracker.track(starter.start(pb, BenchPolicy.DEFAULT));
+        ProcessStarter.Started st = tracker.track(starter.start(pb, plan.floored(BenchPolicy.DEFAULT)));
         try {
             BufferedReader in = reader(st.process());
             String line;
@@ -131,7 +131,7 @@ final class WorkloadLauncher {
             }
             pb.redirectError(tracker.log("background" + c + ".err").toFile());
             Placement.Launch launch = placement.backgroundCopy(pb, policy);
-            started.add(startPoliced(launch, launch.container().isPresent() ? BenchPolicy.DEFAULT : policy));
+            started.add(startPoliced(launch, launch.container().isPresent() ? plan.floored(BenchPolicy.DEFAULT) : policy));
             launches.add(launch);
         }
         List<Long> cpuPids = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.schedpolicy.engine.report;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.List;
@@ -69,8 +70,20 @@ public record BenchReport(int schemaVersion, String tool, boolean partial, Strin
             return topology + ": " + outcome();
         }
 
-        /** The line without the topology: which policies protect, which fail and why. */
+        /** Whether any policy was measured in this topology (an aborted or partial run may have measured none). */
+        @JsonIgnore
+        public boolean measured() {
+            return !protect.isEmpty() || !fail.isEmpty();
+        }
+
+        /**
+         * The line without the topology: which policies protect, which fail and why; "not measured" where no policy was,
+         * never "no policy protects", a claim such a run did not test.
+         */
         public String outcome() {
+            if (!measured()) {
+                return NOT_MEASURED;
+            }
             return (protect.isEmpty() ? "no policy protects" : "protect " + String.join(", ", protect))
                     + (fail.isEmpty() ? "" : "; fail " + String.join(", ", fail.stream()
                             .map(f -> f.policy() + " (" + f.reason() + ")").toList()));
@@ -81,6 +94,9 @@ public record BenchReport(int schemaVersion, String tool, boolean partial, Strin
             return title == null ? topology : title + " (" + topology + (meaning == null ? "" : ": " + meaning) + ")";
         }
     }
+
+    /** The outcome of a topology no policy was measured in. */
+    public static final String NOT_MEASURED = "not measured (no run of this topology finished)";
 
     /** A policy that missed a target, and where. */
     public record Shortfall(String policy, String reason) {

@@ -61,4 +61,38 @@ class BenchmarkGateTest {
         assertThatThrownBy(() -> new BenchmarkGate("idle", 120, 0)).hasMessageContaining("0..100");
         assertThatThrownBy(() -> new BenchmarkGate(" ", 50, 0)).hasMessageContaining("gatePolicy");
     }
+
+    /**
+     * Issue 23 item 6: the quick preset measures outside-agent too, where per-task policies fail by design; judging the
+     * worst topology made the default gate (gatePolicy 'idle') UNSTABLE on every run.
+     */
+    @Test
+    void shouldJudgeTheTopologyThePolicyIsForAndSayWhich() {
+        BenchmarkSummary s = BenchmarkSummary.fromJson(BenchmarkSummaryTopologyTest.REPORT);
+        BenchmarkGate.Verdict idle = new BenchmarkGate("idle", 80, 0).evaluate(s);
+        assertThat(idle.outcome()).isEqualTo(BenchmarkGate.Outcome.PASS);
+        assertThat(idle.message()).isEqualTo("under 'idle' in same-agent (executors of the same agent, the default for 'idle') the test job"
+                + " kept 99.4% of its unloaded rate at worst, at or above the thresholds");
+        BenchmarkGate.Verdict outside = new BenchmarkGate("idle", "outside-agent", 80, 0).evaluate(s);
+        assertThat(outside.outcome()).isEqualTo(BenchmarkGate.Outcome.UNSTABLE);
+        assertThat(outside.message()).startsWith("under 'idle' in outside-agent (neighbours outside the agent) the test job kept 48.0%");
+        assertThat(new BenchmarkGate("idle", "other-cgroup", 80, 0).topology()).isEqualTo("outside-agent");
+        assertThat(new BenchmarkGate("idle", "container", 80, 0).evaluate(s).message())
+                .contains("has no measured cell in container").contains("in same-agent, outside-agent");
+        assertThatThrownBy(() -> new BenchmarkGate("idle", "moon", 80, 0)).hasMessageContaining("gateTopology: unknown topology 'moon'");
+    }
+
+    @Test
+    void shouldJudgeACgroupPolicyOutsideTheAgentWhereMeasuredElseOnTheSameAgent() {
+        String both = BenchmarkSummaryTopologyTest.REPORT.replace("\"default\",\"idle\"]", "\"default\",\"cpu-idle\"]")
+                .replace("\"policy\":\"idle\"", "\"policy\":\"cpu-idle\"");
+        BenchmarkSummary s = BenchmarkSummary.fromJson(both);
+        assertThat(BenchmarkGate.topologyFor("cpu-idle", null, s)).isEqualTo("outside-agent");
+        assertThat(BenchmarkGate.topologyFor("quota50", null, s)).isEqualTo("outside-agent");
+        assertThat(BenchmarkGate.topologyFor("batch+nice19", null, s)).isEqualTo("same-agent");
+        assertThat(new BenchmarkGate("cpu-idle", 80, 0).evaluate(s).message()).contains("in outside-agent").contains("48.0%");
+        BenchmarkSummary sameOnly = BenchmarkSummary.fromJson(both.replace(",\"outside-agent\"]", "]"));
+        assertThat(BenchmarkGate.topologyFor("cpu-idle", null, sameOnly)).isEqualTo("same-agent");
+        assertThat(BenchmarkGate.topologyFor("cpu-idle", null, BenchmarkSummary.fromJson(REPORT))).as("schema 1: one topology").isNull();
+    }
 }

@@ -50,4 +50,12 @@ class BenchmarkSummaryTopologyTest {
         assertThat(s.verdicts()).isEmpty();
         assertThat(s.keptText("default", 1.0)).isEqualTo("64.6 ± 2.1");
     }
+
+    /** Issue 23 item 12: the build page printed "no policy protects" for a topology an aborted run never measured. */
+    @Test
+    void shouldSayNotMeasuredOnTheBuildPageForATopologyWithoutCells() {
+        BenchmarkSummary s = BenchmarkSummary.fromJson(REPORT.replace(
+                "\"protect\":[],\"fail\":[{\"policy\":\"idle\",\"reason\":\"victim 48.0% at load 1\"}]", "\"protect\":[],\"fail\":[]"));
+        assertThat(s.verdicts().get(1).outcome()).isEqualTo("not measured (no run of this topology finished)");
+    }
 }

@@ -102,4 +102,33 @@ class SchedPolicyAgentITest {
         assertThat(record.verified()).isTrue();
         assertThat(SchedPolicyAgent.finishBlock("b4").groups()).isZero();
     }
+
+    /**
+     * Issue 23 item 1: a block started on one node also decorates the launches of a {@code node {}} nested in it, so
+     * a launcher can carry a policy that was floored on another node. The launch is floored again where it runs.
+     */
+    @Test
+    void shouldFloorEveryLaunchByTheDefaultOfTheNodeItRunsOnWhateverItsLauncherCarries() throws Exception {
+        PreparedLaunch prepared = SchedPolicyAgent.prepare("normal", "nice12", "b10", AgentLimits.DEFAULT, Duration.ofSeconds(30),
+                null, java.util.List.of("true"), java.util.List.of());
+        Process p = new ProcessBuilder(prepared.prefix(java.util.List.of("true"))).start();
+        LaunchRecord record = SchedPolicyAgent.release(prepared.id(), Duration.ofSeconds(10));
+        assertThat(p.waitFor()).isZero();
+        assertThat(record.nice()).as("the node's default nice 12 is a floor").isEqualTo(12);
+        assertThat(record.policy()).isEqualTo("normal+nice12");
+        assertThat(record.warnings()).isEmpty();
+        PreparedLaunch raised = SchedPolicyAgent.prepare("nice5", "nice12", "b10", AgentLimits.DEFAULT, Duration.ofSeconds(30),
+                null, java.util.List.of("true"), java.util.List.of());
+        Process q = new ProcessBuilder(raised.prefix(java.util.List.of("true"))).start();
+        LaunchRecord kept = SchedPolicyAgent.release(raised.id(), Duration.ofSeconds(10));
+        assertThat(q.waitFor()).isZero();
+        assertThat(kept.nice()).isEqualTo(12);
+        assertThat(kept.warnings()).anySatisfy(w -> assertThat(w).contains("default nice 12 is a floor"));
+        PreparedLaunch allowed = SchedPolicyAgent.prepare("nice5", "nice12", "b10", new AgentLimits(false, 0, true, 0, true),
+                Duration.ofSeconds(30), null, java.util.List.of("true"), java.util.List.of());
+        Process r = new ProcessBuilder(allowed.prefix(java.util.List.of("true"))).start();
+        assertThat(SchedPolicyAgent.release(allowed.id(), Duration.ofSeconds(10)).nice()).as("allowAboveDefault").isEqualTo(5);
+        assertThat(r.waitFor()).isZero();
+        SchedPolicyAgent.finishBlock("b10");
+    }
 }

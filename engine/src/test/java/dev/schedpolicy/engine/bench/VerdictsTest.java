@@ -100,4 +100,16 @@ class VerdictsTest {
                 "expected default to keep less than 90% at some load; it kept 99.5% at load 2 (its worst load)",
                 "expected idle to keep at least 85%; it kept 42.0% at load 2");
     }
+
+    /** Issue 23 item 12: an aborted run measured nothing outside the agent; "no policy protects" would be a claim it never tested. */
+    @Test
+    void shouldSayATopologyWasNotMeasuredRatherThanThatNothingProtectsThere() {
+        List<BenchReport.Cell> cells = List.of(cell("same-agent", "idle", 1, List.of(99.5, 99.7), 97));
+        List<BenchReport.Verdict> v = Verdicts.of(List.of(Topology.SAME_AGENT, Topology.OUTSIDE_AGENT), List.of("idle"), cells,
+                SEED, NO_IDLE_PARENT);
+        assertThat(v.get(0).line()).isEqualTo("same-agent: protect idle");
+        assertThat(v.get(1).measured()).isFalse();
+        assertThat(v.get(1).line()).isEqualTo("outside-agent: not measured (no run of this topology finished)");
+        assertThat(v.get(1).outcome()).doesNotContain("no policy protects");
+    }
 }
