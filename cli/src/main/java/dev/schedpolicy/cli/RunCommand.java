@@ -39,6 +39,8 @@ public final class RunCommand implements Callable<Integer> {
         PolicyOptions.declare(spec);
         spec.addOption(CodedOptions.flag("--verify", "print what the kernel reports for the command (on stderr)"));
         spec.addOption(CodedOptions.flag("--verbose", "print warnings in full (by default each is one short line)"));
+        spec.addOption(CodedOptions.flag("--measure", "at the end, print on stderr the command's CPU (its whole process tree),"
+                + " the share of its runnable time it waited for a CPU, and its wall time"));
         spec.addOption(CodedOptions.flag("--container", "COMMAND is a docker|podman run|create: put the container it starts under"
                 + " the policy's cgroup parts (--cgroup-parent, --cpu-shares, --cpus, --cpuset-cpus) instead of policing the client"));
         spec.addPositional(PositionalParamSpec.builder().paramLabel("COMMAND").arity("1..*").required(true).type(List.class)
@@ -56,6 +58,11 @@ public final class RunCommand implements Callable<Integer> {
         List<String> command = spec.positionalParameters().get(0).getValue();
         Policy policy = options.toPolicy();
         PrintWriter err = spec.commandLine().getErr();
+        boolean measure = CodedOptions.isSet(spec, "--measure");
+        if (measure && CodedOptions.isSet(spec, "--container")) {
+            throw new UsageException("--measure and --container exclude each other: the container's processes are the"
+                    + " runtime's children, not the command's");
+        }
         if (CodedOptions.isSet(spec, "--container")) {
             return ContainerRun.run(command, policy, options, CodedOptions.isSet(spec, "--verify"), warnings(err), err);
         }
@@ -65,9 +72,13 @@ public final class RunCommand implements Callable<Integer> {
             warnings.print(List.of(ContainerRun.clientOnlyWarning(command)));
         }
         ProcessBuilder builder = StandardStreams.apply(new ProcessBuilder(command));
-        try (SignalForwarder forwarder = SignalForwarder.install(config.kernel())) {
+        try (SignalForwarder forwarder = SignalForwarder.install(config.kernel());
+                MeasuredRun measured = measure ? MeasuredRun.open(command, policy) : null) {
             PolicedProcess launched;
             try {
+                if (measured != null) {
+                    measured.prefix(builder);
+                }
                 launched = new PolicyThreadLauncher(config).start(builder, policy);
             } catch (IOException e) {
                 return reportStartFailure(command.get(0), e, err);
@@ -79,7 +90,14 @@ public final class RunCommand implements Callable<Integer> {
                     err.println("schedpolicy: kernel reports " + p.applied().describe());
                 }
                 err.flush();
-                return p.process().waitFor();
+                if (measured != null) {
+                    measured.attach(p.pid());
+                }
+                int status = p.process().waitFor();
+                if (measured != null) {
+                    measured.report(err);
+                }
+                return status;
             }
         }
     }

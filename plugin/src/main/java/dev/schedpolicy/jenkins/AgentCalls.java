@@ -6,6 +6,7 @@ import dev.schedpolicy.engine.agent.BlockStart;
 import dev.schedpolicy.engine.agent.CgroupParents;
 import dev.schedpolicy.engine.agent.LaunchRecord;
 import dev.schedpolicy.engine.agent.PreparedLaunch;
+import dev.schedpolicy.engine.agent.MeasureRecord;
 import dev.schedpolicy.engine.agent.SchedPolicyAgent;
 import dev.schedpolicy.engine.agent.UsageRecord;
 import dev.schedpolicy.engine.fleet.AgentSummary;
@@ -83,6 +84,42 @@ final class AgentCalls {
         public PreparedLaunch call() {
             return SchedPolicyAgent.prepare(policy, agentDefault, blockKey, limits, Duration.ofSeconds(timeoutSeconds), cgroupParent,
                     command, envOverrides);
+        }
+    }
+
+    /** Measures a prepared launch from its release on; returns why not, or "". */
+    static final class Measure extends MasterToSlaveCallable<String, RuntimeException> {
+        @Serial
+        private static final long serialVersionUID = 1L;
+        private final String id;
+        private final String label;
+
+        Measure(final String id, final String label) {
+            this.id = id;
+            this.label = label;
+        }
+
+        @Override
+        public String call() {
+            return SchedPolicyAgent.measure(id, label);
+        }
+    }
+
+    /** The figures of measured launches, once their processes ended (waiting up to {@code waitSeconds}). */
+    static final class CollectMeasures extends MasterToSlaveCallable<ArrayList<MeasureRecord>, RuntimeException> {
+        @Serial
+        private static final long serialVersionUID = 1L;
+        private final ArrayList<String> ids;
+        private final int waitSeconds;
+
+        CollectMeasures(final List<String> ids, final int waitSeconds) {
+            this.ids = new ArrayList<>(ids);
+            this.waitSeconds = waitSeconds;
+        }
+
+        @Override
+        public ArrayList<MeasureRecord> call() {
+            return SchedPolicyAgent.collectMeasures(ids, waitSeconds);
         }
     }
 

@@ -67,6 +67,13 @@ public final class FleetAgentView {
         return row.builtIn() ? "computer/(built-in)/" : "computer/" + hudson.Util.rawEncode(row.node()) + "/";
     }
 
+    /** Wait share of this node's launches without a policy over recent builds ({@link FleetWaitShares}); null: none measured. */
+    @Exported
+    @CheckForNull
+    public String getUnloweredWaitShare() {
+        return FleetWaitShares.textFor(row.node());
+    }
+
     @Exported
     public boolean isBuiltIn() {
         return row.builtIn();

@@ -24,6 +24,8 @@ final class LaunchSettings implements Serializable {
     private final String node;
     /** That node's default policy, the floor the engine applies again to every launch there; null for none. */
     private final String agentDefault;
+    /** Whether each launch is measured (CPU, run-queue wait, neighbours); false in settings saved before it existed. */
+    private boolean measure;
 
     /**
      * @param policy         merged compact policy
@@ -68,6 +70,17 @@ final class LaunchSettings implements Serializable {
 
     int timeoutSeconds() {
         return timeoutSeconds;
+    }
+
+    /** These settings, with every launch measured or not. */
+    LaunchSettings measured(final boolean on) {
+        LaunchSettings s = new LaunchSettings(policy, blockKey, runId, limits, timeoutSeconds, cgroupParent, node, agentDefault);
+        s.measure = on;
+        return s;
+    }
+
+    boolean measure() {
+        return measure;
     }
 
     @CheckForNull

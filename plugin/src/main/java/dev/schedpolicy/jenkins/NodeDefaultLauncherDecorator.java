@@ -19,6 +19,10 @@ public class NodeDefaultLauncherDecorator extends LauncherDecorator {
     @Override
     public Launcher decorate(@NonNull final Launcher launcher, @NonNull final Node node) {
         String policy = NodeDefaults.policyFor(node);
+        if (policy == null && NodeDefaults.measureOn(node)) {
+            // measured but not lowered: through park-and-release, so the launch joins its accounting group first
+            policy = "normal";
+        }
         if (policy == null || !launcher.isUnix()) {
             return launcher;
         }

@@ -53,7 +53,18 @@ final class NodeDefaults {
     static LaunchSettings settings(final String policy, final String blockKey, @CheckForNull final String runId,
             @CheckForNull final Node node) {
         return new LaunchSettings(policy, blockKey, runId, limits(), timeoutSeconds(), cgroupParentFor(node), nameOf(node),
-                policyFor(node));
+                policyFor(node)).measured(measureOn(node));
+    }
+
+    /** Whether launches on {@code node} are measured: the node property's switch, else the global one. */
+    static boolean measureOn(@CheckForNull final Node node) {
+        if (node != null) {
+            SchedPolicyNodeProperty p = node.getNodeProperties().get(SchedPolicyNodeProperty.class);
+            if (p != null && p.isMeasure()) {
+                return true;
+            }
+        }
+        return SchedPolicyConfiguration.get().isMeasureAllSteps();
     }
 
     /** The node's name as the engine's records give it: "" for the built-in node. */

@@ -30,6 +30,7 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
 
     private String defaultPolicy;
     private boolean allowRaise;
+    private boolean measureAllSteps;
     private int minNice;
     private boolean allowCgroups = true;
     private int maxQuotaPercent;
@@ -59,6 +60,17 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
 
     public boolean isAllowRaise() {
         return allowRaise;
+    }
+
+    /** Whether every launch on every node is measured (CPU, run-queue wait, neighbours). */
+    public boolean isMeasureAllSteps() {
+        return measureAllSteps;
+    }
+
+    @DataBoundSetter
+    public void setMeasureAllSteps(final boolean value) {
+        this.measureAllSteps = value;
+        save();
     }
 
     @DataBoundSetter

@@ -33,6 +33,17 @@ public class SchedPolicyNodeProperty extends NodeProperty<Node> {
     }
 
     private String cgroupParent;
+    private boolean measure;
+
+    /** Whether every launch on this node is measured (CPU, run-queue wait, neighbours); the global switch also turns it on. */
+    public boolean isMeasure() {
+        return measure;
+    }
+
+    @DataBoundSetter
+    public void setMeasure(final boolean value) {
+        this.measure = value;
+    }
 
     public String getPolicy() {
         return policy;

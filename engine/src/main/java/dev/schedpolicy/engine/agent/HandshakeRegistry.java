@@ -65,6 +65,7 @@ public final class HandshakeRegistry implements AutoCloseable {
      */
     private final Map<Path, CpuGroupProvider> groupsUnder = new ConcurrentHashMap<>();
     private final ContainerBook containers;
+    private final LaunchMeasures measures = new LaunchMeasures(dev.schedpolicy.engine.measure.MeasureBook.system());
 
     public HandshakeRegistry(final LaunchConfig config, final Path procRoot, final Duration reapInterval) {
         this.config = config;
@@ -185,7 +186,13 @@ public final class HandshakeRegistry implements AutoCloseable {
                     + " release, or was prepared by another agent process");
         }
         p.expiry().cancel(false);
-        PolicedLaunch launch = p.handshake().release(timeout);
+        PolicedLaunch launch;
+        try {
+            launch = p.handshake().release(timeout, pid -> measures.attach(id, pid));
+        } catch (RuntimeException e) {
+            measures.drop(id);
+            throw e;
+        }
         LaunchRecord record = LaunchRecord.of(id, p.policy(), launch, p.notes());
         if (launch.cgroupPath().isPresent()) {
             live.computeIfAbsent(p.blockKey(), k -> new CopyOnWriteArrayList<>()).add(new Live(id, launch));
@@ -197,6 +204,7 @@ public final class HandshakeRegistry implements AutoCloseable {
 
     /** Tells a parked shim to exit 125 without running its command; no-op for unknown ids. */
     public void abort(final String id, final String reason) {
+        measures.drop(id);
         containers.abort(id);
         Pending p = pending.remove(id);
         if (p != null) {
@@ -299,6 +307,34 @@ public final class HandshakeRegistry implements AutoCloseable {
         }
     }
 
+    /**
+     * Measures the prepared launch {@code id} (its CPU, run-queue wait and neighbours) from its release until all its
+     * processes have exited; {@code label} is how other launches' figures name it. A container launch is not measured
+     * (its processes are the runtime's): the answer says so, else it is empty.
+     */
+    public String measure(final String id, final String label) {
+        if (containers.isPending(id)) {
+            return "a container launch is not measured: its processes are the container runtime's children";
+        }
+        Pending p = pending.get(id);
+        if (p == null) {
+            return "no parked launch '" + id + "' to measure";
+        }
+        boolean placed;
+        try {
+            placed = !p.policy().isBlank() && Policy.parse(p.policy()).needsCgroup();
+        } catch (RuntimeException e) {
+            placed = false;
+        }
+        measures.open(id, label, placed);
+        return "";
+    }
+
+    /** The figures of measured launches; see {@link LaunchMeasures#collect}. */
+    public java.util.ArrayList<MeasureRecord> collectMeasures(final List<String> ids, final Duration wait) {
+        return measures.collect(ids, wait);
+    }
+
     /** Aborts every pending launch and removes every held cgroup; the registry stays usable. */
     public void clear() {
         containers.clear();
@@ -313,6 +349,7 @@ public final class HandshakeRegistry implements AutoCloseable {
     @Override
     public void close() {
         clear();
+        measures.close();
         timer.shutdownNow();
     }
 }

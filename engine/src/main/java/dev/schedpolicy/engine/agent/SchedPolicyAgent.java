@@ -265,6 +265,20 @@ public final class SchedPolicyAgent {
         registry().abort(id, reason);
     }
 
+    /**
+     * Measures a prepared launch from its release on ({@link HandshakeRegistry#measure}); returns why not, or "".
+     *
+     * @param label how the launch is named in other launches' figures, e.g. "compile #212 (no policy)"
+     */
+    public static String measure(final String id, final String label) {
+        return registry().measure(id, label);
+    }
+
+    /** The figures of measured launches, waiting up to {@code waitSeconds} for their processes to end. */
+    public static ArrayList<MeasureRecord> collectMeasures(final List<String> ids, final int waitSeconds) {
+        return registry().collectMeasures(ids, Duration.ofSeconds(Math.max(0, Math.min(waitSeconds, 60))));
+    }
+
     /** Ends a block; returns the usage of its cgroups (none when it used no cgroup control). */
     public static UsageRecord finishBlock(final String blockKey) {
         return registry().finishBlock(blockKey);

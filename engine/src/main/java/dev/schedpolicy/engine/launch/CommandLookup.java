@@ -14,12 +14,12 @@ import java.util.Optional;
  * the JDK: a name without '/' is searched in this JVM's PATH, a path is taken relative to the working directory.
  * A command removed between this check and the exec still gets the shell's message.
  */
-final class CommandLookup {
+public final class CommandLookup {
     private CommandLookup() {
     }
 
     /** @throws IOException worded like ProcessBuilder's ("error=2, No such file or directory"; "error=13, ...") */
-    static void requireRunnable(final ProcessBuilder builder) throws IOException {
+    public static void requireRunnable(final ProcessBuilder builder) throws IOException {
         List<String> command = builder.command();
         if (command.isEmpty()) {
             throw new IndexOutOfBoundsException("the command is empty");

@@ -80,6 +80,14 @@ public final class Handshake implements AutoCloseable {
      *                              without running the command)
      */
     public synchronized PolicedLaunch release(final Duration timeout) {
+        return release(timeout, pid -> { });
+    }
+
+    /**
+     * As {@link #release(Duration)}; {@code beforeGo} gets the verified PID while the shim still waits, so whatever it
+     * does (e.g. put the process into an accounting group) holds from the command's first instruction on.
+     */
+    public synchronized PolicedLaunch release(final Duration timeout, final java.util.function.LongConsumer beforeGo) {
         if (finished) {
             throw new IllegalStateException("handshake " + id() + " was already released or aborted");
         }
@@ -94,6 +102,7 @@ public final class Handshake implements AutoCloseable {
                     .read(pid, OptionalLong.empty(), "parked child", policy, group == null ? null : group.path())
                     .orElseThrow(() -> new PolicyApplyException("the parked process " + pid + " exited before it was released"));
             Verdicts.check(applied, policy, all);
+            beforeGo.accept(pid);
             finish("go");
             return new PolicedLaunch(pid, applied, all, group);
         } catch (RuntimeException e) {

@@ -92,6 +92,50 @@ public final class ProcFs {
         return sum;
     }
 
+    /** A task's own schedstat by its ID alone (/proc/TID/schedstat resolves thread IDs too); empty when it is gone. */
+    public Optional<SchedStat> taskSchedStat(final long tid) {
+        return read(root.resolve(tid + "/schedstat")).map(SchedStat::parse);
+    }
+
+    /**
+     * As {@link #taskSchedStat(long)} into a caller's buffer (at least 96 bytes), without building strings: a sampler
+     * reads this for every task of every measured step several times a second, and its cost is the measurement's.
+     */
+    public Optional<SchedStat> taskSchedStat(final long tid, final byte[] buffer) {
+        int n = 0;
+        try (java.io.FileInputStream in = new java.io.FileInputStream(root.resolve(tid + "/schedstat").toFile())) {
+            int r;
+            while (n < buffer.length && (r = in.read(buffer, n, buffer.length - n)) > 0) {
+                n += r;
+            }
+        } catch (IOException e) {
+            // FileNotFoundException or ESRCH: the task is gone
+            return Optional.empty();
+        }
+        long[] f = new long[3];
+        int field = 0;
+        boolean inNumber = false;
+        for (int i = 0; i < n && field < 3; i++) {
+            byte b = buffer[i];
+            if (b >= '0' && b <= '9') {
+                f[field] = f[field] * 10 + (b - '0');
+                inNumber = true;
+            } else if (inNumber) {
+                field++;
+                inNumber = false;
+            }
+        }
+        if (field < 2 || (field == 2 && !inNumber)) {
+            return Optional.empty();
+        }
+        return Optional.of(new SchedStat(f[0], f[1], f[2]));
+    }
+
+    /** Whether the kernel keeps per-task run-queue statistics (CONFIG_SCHED_INFO): /proc/self/schedstat exists. */
+    public boolean hasSchedStat() {
+        return java.nio.file.Files.exists(root.resolve("self/schedstat"));
+    }
+
     /** One thread's schedstat; empty when the thread is gone. */
     public Optional<SchedStat> threadSchedStat(final long pid, final long tid) {
         return read(root.resolve(pid + "/task/" + tid + "/schedstat")).map(SchedStat::parse);

@@ -1,0 +1,183 @@
+package dev.schedpolicy.engine.measure;
+
+import dev.schedpolicy.engine.proc.ProcFs;
+import dev.schedpolicy.engine.proc.SchedStat;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Measures one step: made before the launch (so the command can join its accounting group before its first
+ * instruction), attached to the launched process, sampled by its {@link MeasureBook}, finished when the step ends.
+ * Faults end in a note, never in an exception: measuring must not fail a build.
+ */
+public final class StepMeter {
+    private static final String JOIN_SCRIPT = "echo 0 > \"$0\" 2>/dev/null; exec \"$@\"";
+
+    private final String label;
+    private final ProcFs proc;
+    private final boolean schedstat;
+    private final List<String> notes = new ArrayList<>();
+    private final Map<String, Long> charged = new LinkedHashMap<>();
+    private final TaskSampler sampler;
+    private Optional<AccountingGroup> group;
+    private String source;
+    private long rootPid = -1;
+    private long startNanos;
+    private SchedStat last = SchedStat.ZERO;
+    private long otherWait;
+    private long samples;
+    private StepMeasure result;
+
+    StepMeter(final String label, final ProcFs proc, final AccountingGroups.Choice choice) {
+        this.label = label;
+        this.proc = proc;
+        this.sampler = new TaskSampler(proc);
+        this.schedstat = proc.hasSchedStat();
+        this.group = choice.group();
+        if (group.isPresent()) {
+            source = group.get().kind().words();
+        } else {
+            source = "the process tree from /proc (no accounting group: " + choice.reason() + ")";
+            notes.add("without an accounting group, processes that leave the step's process tree (setsid, daemonised,"
+                    + " or orphaned when their parent ends) are not counted, and CPU is what the samples saw");
+        }
+        source += schedstat ? " + per-task /proc/TID/schedstat, sampled" : "";
+        if (!schedstat) {
+            notes.add("this kernel keeps no per-task schedstat (CONFIG_SCHED_INFO off): run-queue wait not measured");
+        }
+        startNanos = System.nanoTime();
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /**
+     * What to put before the command so that it enters the accounting group itself before it execs (so nothing it
+     * starts escapes); empty when there is no group. The prefix never fails the command: if it cannot join, the
+     * meter notices in {@link #attach}.
+     */
+    public List<String> commandPrefix() {
+        return group.map(g -> List.of("/bin/sh", "-c", JOIN_SCRIPT, g.procsFile().toString())).orElse(List.of());
+    }
+
+    /** The launched process (the one that ran the prefix). */
+    public synchronized void attach(final long pid) {
+        rootPid = pid;
+        if (group.isPresent()) {
+            try {
+                group.get().add(pid);
+            } catch (RuntimeException e) {
+                notes.add("could not put the step into its accounting group (" + e.getMessage() + "): measured by its"
+                        + " process tree instead");
+                dissolveQuietly();
+                source = "the process tree from /proc" + (schedstat ? " + per-task /proc/TID/schedstat, sampled" : "");
+            }
+        }
+    }
+
+    /** Whether the step started and none of its processes runs any more. */
+    synchronized boolean empty() {
+        if (rootPid < 0 || result != null) {
+            return false;
+        }
+        try {
+            return group.isPresent() ? group.get().processes().isEmpty()
+                    : ProcessHandle.of(rootPid).map(h -> !h.isAlive()).orElse(true);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** One sample: the CPU and wait the step added since the last one. */
+    synchronized SchedStat sample() {
+        if (rootPid < 0 || result != null || !schedstat) {
+            return SchedStat.ZERO;
+        }
+        List<Long> tids;
+        try {
+            tids = group.isPresent() ? group.get().threads() : treeTasks();
+        } catch (RuntimeException e) {
+            tids = List.of();
+        }
+        SchedStat now = sampler.sample(tids);
+        samples++;
+        SchedStat delta = now.minus(last);
+        last = now;
+        return delta;
+    }
+
+    synchronized void charge(final String neighbour, final long waitNanos) {
+        charged.merge(neighbour, waitNanos, Long::sum);
+    }
+
+    synchronized void chargeOther(final long waitNanos) {
+        otherWait += waitNanos;
+    }
+
+    /** Ends the measurement (the book took the last sample); removes the accounting group. Idempotent. */
+    synchronized StepMeasure finish() {
+        if (result != null) {
+            return result;
+        }
+        long wall = System.nanoTime() - startNanos;
+        OptionalLong groupCpu = OptionalLong.empty();
+        OptionalLong pressure = OptionalLong.empty();
+        if (group.isPresent()) {
+            AccountingGroup g = group.get();
+            try {
+                groupCpu = OptionalLong.of(g.cpuNanos());
+                pressure = g.pressureSomeMicros();
+                List<Long> left = g.processes();
+                if (!left.isEmpty()) {
+                    notes.add(left.size() + " process(es) of the step still ran after it ended (daemonised or left"
+                            + " behind): counted up to its end, then returned to the launcher's group");
+                }
+            } catch (RuntimeException e) {
+                notes.add("could not read the accounting group at the end (" + e.getMessage() + "): CPU is what the"
+                        + " samples saw");
+            }
+            dissolveQuietly();
+        }
+        if (rootPid < 0) {
+            notes.add("the step never started: nothing measured");
+        }
+        SchedStat seen = sampler.total();
+        if (schedstat && samples > 0) {
+            source += String.format(java.util.Locale.ROOT, " %d times (every %d ms on average)", samples,
+                    wall / samples / 1_000_000);
+        }
+        List<Neighbour> neighbours = new ArrayList<>();
+        charged.forEach((k, v) -> neighbours.add(new Neighbour(k, v)));
+        neighbours.sort((a, b) -> Long.compare(b.waitNanos(), a.waitNanos()));
+        result = new StepMeasure(label, source, wall, groupCpu, seen.onCpuNanos(), schedstat ? seen.runQueueWaitNanos() : -1,
+                pressure, neighbours, otherWait, notes);
+        return result;
+    }
+
+    private void dissolveQuietly() {
+        try {
+            group.ifPresent(AccountingGroup::dissolve);
+        } catch (RuntimeException e) {
+            notes.add(e.getMessage());
+        }
+        group = Optional.empty();
+    }
+
+    /** The root process's tasks and, through /proc/.../children ({@link ProcFs#descendants}), its descendants'. */
+    private List<Long> treeTasks() {
+        List<Long> pids = new ArrayList<>();
+        pids.add(rootPid);
+        pids.addAll(proc.descendants(rootPid).orElse(List.of()));
+        List<Long> tids = new ArrayList<>();
+        for (long pid : pids) {
+            tids.addAll(proc.threads(pid));
+        }
+        return tids;
+    }
+}

@@ -1,0 +1,94 @@
+package dev.schedpolicy.engine.agent;
+
+import dev.schedpolicy.engine.launch.LaunchConfig;
+import dev.schedpolicy.engine.policy.Policy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Launches measured as the plugin measures them: parked, started by someone else, released, their work in the
+ * background as durable-task's {@code nohup sh -c "(...) &"} leaves it, and collected after it ended.
+ */
+@EnabledOnOs(OS.LINUX)
+class LaunchMeasuresITest {
+    @TempDir
+    Path state;
+
+    private HandshakeRegistry registry;
+
+    @BeforeEach
+    void setUp() {
+        registry = new HandshakeRegistry(LaunchConfig.defaults().withStateDir(state), Path.of("/proc"), Duration.ofHours(1));
+    }
+
+    @AfterEach
+    void tearDown() {
+        registry.close();
+    }
+
+    private String launch(final String policy, final String label, final String background) throws Exception {
+        PreparedLaunch prepared = registry.prepare(Policy.parse(policy), AgentLimits.DEFAULT, "block-" + label, Duration.ofSeconds(30));
+        assertThat(registry.measure(prepared.id(), label)).isEmpty();
+        // the first process returns at once; the work goes on in the background, as a durable task's does
+        Process p = new ProcessBuilder(prepared.prefix(List.of("/bin/sh", "-c", "(" + background + ") >/dev/null 2>&1 &")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        registry.release(prepared.id(), Duration.ofSeconds(10));
+        assertThat(p.waitFor()).isZero();
+        return prepared.id();
+    }
+
+    @Test
+    void shouldMeasureTheBackgroundWorkToItsEndAndNameTheLaunchBesideIt() throws Exception {
+        String compile = launch("normal", "compile #212 (no policy)",
+                "for i in 1 2 3 4; do timeout 6 sh -c 'while :; do :; done' & done; wait");
+        String test = launch("normal", "test #7 (no policy)", "i=0; while [ $i -lt 150000 ]; do i=$((i+1)); done");
+
+        List<MeasureRecord> tests = registry.collectMeasures(List.of(test), Duration.ofSeconds(60));
+        assertThat(tests).hasSize(1);
+        MeasureRecord t = tests.get(0);
+        assertThat(t.ended()).as(t.lines().toString()).isTrue();
+        assertThat(t.label()).isEqualTo("test #7 (no policy)");
+        assertThat(t.waitMeasured()).isTrue();
+        assertThat(t.waitShare()).as(t.lines().toString()).isGreaterThan(0.2);
+        assertThat(t.neighbourLabels()).as(t.lines().toString()).contains("compile #212 (no policy)");
+        assertThat(t.cpuNanos()).isGreaterThan(100_000_000L);
+
+        List<MeasureRecord> compiles = registry.collectMeasures(List.of(compile), Duration.ofSeconds(60));
+        assertThat(compiles).hasSize(1);
+        assertThat(compiles.get(0).ended()).isTrue();
+        // four loops for 6 s each: all their CPU is in processes the first one left behind (a busy machine gave them
+        // 1.5 s of the 24 s they could have used), and they waited for most of the rest
+        MeasureRecord c = compiles.get(0);
+        assertThat(c.cpuNanos()).as(c.lines().toString()).isGreaterThan(300_000_000L);
+        assertThat((double) (c.cpuNanos() + c.waitNanos()) / c.wallNanos()).as(c.lines().toString()).isBetween(3.0, 4.2);
+        assertThat(registry.collectMeasures(List.of(compile), Duration.ZERO)).as("collected once").isEmpty();
+    }
+
+    @Test
+    void shouldEndAStillRunningLaunchAtCollectionWithANote() throws Exception {
+        String id = launch("idle", "daemon #1 (idle)", "timeout 5 sh -c 'while :; do :; done'");
+        Thread.sleep(500);
+        List<MeasureRecord> r = registry.collectMeasures(List.of(id), Duration.ZERO);
+        assertThat(r).hasSize(1);
+        assertThat(r.get(0).ended()).isFalse();
+        assertThat(r.get(0).notes()).anySatisfy(n -> assertThat(n).contains("still ran"));
+    }
+
+    @Test
+    void shouldDropTheMeterOfAnAbortedLaunch() throws Exception {
+        PreparedLaunch prepared = registry.prepare(Policy.parse("normal"), AgentLimits.DEFAULT, "block-a", Duration.ofSeconds(30));
+        registry.measure(prepared.id(), "never #1");
+        registry.abort(prepared.id(), "test");
+        assertThat(registry.collectMeasures(List.of(prepared.id()), Duration.ZERO)).isEmpty();
+    }
+}

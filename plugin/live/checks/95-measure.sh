@@ -1,0 +1,88 @@
+# Every step's wait for a CPU, measured on real builds (issue 25): a fixed-work test job (sysbench, one thread) alone,
+# beside an unlowered CPU-heavy build and beside the same build under withSchedPolicy('idle'), all on the built-in
+# node with measuring switched on globally. The test job's own slowdown (1 - unloaded time / loaded time) is the truth
+# the wait share it reports must agree with; the neighbours named must be the builds that ran beside it.
+groovy 'dev.schedpolicy.jenkins.SchedPolicyConfiguration.get().setMeasureAllSteps(true); Jenkins.get().setNumExecutors(3); println "ok"' \
+  >>"$OUT/checks.log"
+EVENTS=${MEASURE_EVENTS:-6000}
+pipeline_job m-test <<G
+node { sh 'sysbench cpu --threads=1 --events=$EVENTS --time=0 run | grep "total time"' }
+G
+pipeline_job m-heavy <<G
+node { sh 'for i in 1 2 3 4; do timeout 90 sh -c "while :; do :; done" & done; while [ ! -e "$OUT/m-heavy.stop" ]; do sleep 0.2; done; pkill -P \$\$ timeout; wait; true' }
+G
+pipeline_job m-heavy-idle <<G
+node { withSchedPolicy('idle') { sh 'for i in 1 2 3 4; do timeout 90 sh -c "while :; do :; done" & done; while [ ! -e "$OUT/m-heavy.stop" ]; do sleep 0.2; done; pkill -P \$\$ timeout; wait; true' } }
+G
+
+# measure_json JOB N: the build's measured launches (api/json of MeasureBuildAction)
+measure_json() { jcurl "$J/job/$1/$2/schedpolicy-measure/api/json?depth=2"; }
+# test_figures JOB N: "WAITPCT WALLSEC NEIGHBOURS" of the build's launch with the most CPU (the sysbench step)
+test_figures() {
+  measure_json "$1" "$2" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+l = max(d["launches"], key=lambda x: x["cpuSeconds"])
+print(l["waitSharePercent"], l["wallSeconds"], "|".join(l["neighbours"]))'
+}
+sysbench_time() { sed -n 's/.*total time: *\([0-9.]*\)s.*/\1/p' "$CONSOLE" | head -1; }
+
+run_build m-test 300
+check "measure: the test job alone ran, SUCCESS" test "$RESULT" = SUCCESS
+T0=$(sysbench_time); ALONE=$BUILD
+read -r W0 _ N0 <<<"$(test_figures m-test "$ALONE")"
+note "alone: sysbench total time ${T0}s, wait share ${W0}% (the machine's own load), beside: $N0"
+check "measure: the build page shows the test job's wait share, CPU, wall" \
+  grep -q 'schedpolicy-measure-table' <<<"$(jcurl "$J/job/m-test/$ALONE/")"
+shot "job/m-test/$ALONE/" measure-build-alone
+
+# beside_run HEAVYJOB: starts HEAVYJOB, lets its loops start, runs the test job, stops HEAVYJOB; sets T1, W1, N1, HEAVY
+beside_run() {
+  rm -f "$OUT/m-heavy.stop"
+  HEAVY=$(start_build "$1")
+  for _ in $(seq 100); do jcurl "$J/job/$1/$HEAVY/consoleText" | grep -q 'while :' && break; sleep 0.2; done
+  sleep 2
+  run_build m-test 600
+  touch "$OUT/m-heavy.stop"
+  wait_build "$1" "$HEAVY" 120 >/dev/null
+  T1=$(sysbench_time)
+  read -r W1 _ N1 <<<"$(test_figures m-test "$BUILD")"
+}
+
+# The wait share W of a fixed-work, single-threaded job is 1 - CPU/wall. Alone on a quiet machine W0 = 0 and W1 is the
+# slowdown 1 - T0/T1 itself; on a busy machine the job already waits W0 alone, so the slowdown the neighbour causes is
+# 1 - (1 - W1)/(1 - W0), the wait share in excess of the machine's own. The check compares that (equal to W1 when quiet).
+excess() { python3 -c "print(round(100 * (1 - (1 - $1 / 100) / (1 - $W0 / 100)), 1))"; }
+beside_run m-heavy
+SLOW=$(python3 -c "print(round(100 * (1 - $T0 / $T1), 1))")
+PRED=$(excess "$W1")
+note "beside m-heavy #$HEAVY (no policy): sysbench ${T1}s, slowdown ${SLOW}%; wait share ${W1}%, alone ${W0}%,"
+note "  in excess of alone ${PRED}%; beside: $N1"
+check "measure: beside an unlowered CPU-heavy build, the wait share (${W1}%, ${PRED}% over the ${W0}% alone) is within 5 points of the slowdown ${SLOW}%" \
+  python3 -c "import sys; sys.exit(0 if abs($PRED - $SLOW) <= 5 else 1)"
+check "measure: the neighbour named first is the heavy build, m-heavy #$HEAVY (no policy)" \
+  bash -c "[[ '$N1' == 'm-heavy #$HEAVY (no policy): '* ]]"
+shot "job/m-test/$BUILD/" measure-build-beside-heavy
+
+# the machine's own load moves (other task groups come and go): a fresh baseline right before the idle run
+run_build m-test 300
+T0=$(sysbench_time)
+read -r W0 _ _ <<<"$(test_figures m-test "$BUILD")"
+note "alone again: sysbench ${T0}s, wait share ${W0}%"
+beside_run m-heavy-idle
+PRED=$(excess "$W1")
+SLOW=$(python3 -c "print(round(100 * (1 - $T0 / $T1), 1))")
+note "beside m-heavy-idle #$HEAVY (idle): sysbench ${T1}s, slowdown ${SLOW}%; wait share ${W1}%, in excess of alone ${PRED}%; beside: $N1"
+check "measure: beside the same build under withSchedPolicy('idle'), the wait share over the ${W0}% alone (${PRED}%) is at most 3%" \
+  python3 -c "import sys; sys.exit(0 if $PRED <= 3 else 1)"
+check "measure: the idle build is named with its policy if at all, never as unlowered" \
+  test "$(grep -c "m-heavy-idle #$HEAVY (no policy)" <<<"$N1")" = 0
+
+check "measure: the job page has the wait-share trend" grep -q 'schedpolicy-measure' <<<"$(jcurl "$J/job/m-test/")"
+shot "job/m-test/" measure-job-trend
+FLEETSHARE=$(jcurl "$J/manage/schedpolicy-fleet/api/json?depth=2" | python3 -c 'import json,sys; d=json.load(sys.stdin); print([x for x in d["agents"] if x["name"]=="built-in"][0].get("unloweredWaitShare"))')
+note "fleet view, built-in: $FLEETSHARE"
+check "measure: the fleet view has the built-in node's wait share of unlowered launches" grep -q 'over [0-9]* launch' <<<"$FLEETSHARE"
+shot "manage/schedpolicy-fleet/" measure-fleet
+check "measure: no accounting group left behind" bash -c "! ls /sys/fs/cgroup/unified | grep -q 'schedpolicy-measure-$JENKINS_PID-'"
+groovy 'dev.schedpolicy.jenkins.SchedPolicyConfiguration.get().setMeasureAllSteps(false); println "ok"' >>"$OUT/checks.log"

@@ -1,0 +1,187 @@
+package dev.schedpolicy.jenkins;
+
+import dev.schedpolicy.engine.agent.MeasureRecord;
+import hudson.model.Run;
+import io.jenkins.plugins.util.AbstractXmlStream;
+import io.jenkins.plugins.util.BuildAction;
+import io.jenkins.plugins.util.JobAction;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.kohsuke.stapler.export.Exported;
+import org.kohsuke.stapler.export.ExportedBean;
+
+/**
+ * The build's measured launches: per launch its wait share, CPU, wall and neighbours (summary.jelly on the build page,
+ * {@code api/json}); the job's trend is {@link MeasureJobAction}. Kept in its own file (schedpolicy-measure.xml).
+ */
+@ExportedBean
+public class MeasureBuildAction extends BuildAction<MeasureResult> {
+    private static final long serialVersionUID = 1L;
+    static final String URL = "schedpolicy-measure";
+
+    MeasureBuildAction(final Run<?, ?> owner, final MeasureResult result) {
+        super(owner, result);
+    }
+
+    @Override
+    protected AbstractXmlStream<MeasureResult> createXmlStream() {
+        return new MeasureXmlStream();
+    }
+
+    @Override
+    protected JobAction<? extends BuildAction<MeasureResult>> createProjectAction() {
+        return new MeasureJobAction(getOwner().getParent());
+    }
+
+    @Override
+    protected String getBuildResultBaseName() {
+        return URL + ".xml";
+    }
+
+    /** {@code schedpolicy-measure/api/json} of the build. */
+    public hudson.model.Api getApi() {
+        return new hudson.model.Api(this);
+    }
+
+    /** The build's wait share over all measured launches in percent, -1 when none was measured. */
+    @Exported
+    public double getWaitSharePercent() {
+        return getResult().combinedShare().map(s -> Math.round(s * 1000) / 10.0).orElse(-1.0);
+    }
+
+    /** As {@link #getWaitSharePercent()}, over the launches that ran without a lowered policy. */
+    @Exported
+    public double getUnloweredWaitSharePercent() {
+        return getResult().unloweredShare().map(s -> Math.round(s * 1000) / 10.0).orElse(-1.0);
+    }
+
+    @Exported
+    public List<Row> getLaunches() {
+        List<Row> rows = new ArrayList<>();
+        for (MeasureResult.Launch l : getResult().getLaunches()) {
+            rows.add(new Row(l));
+        }
+        return rows;
+    }
+
+    @Exported
+    public List<String> getMissing() {
+        return getResult().getMissing();
+    }
+
+    /** One launch for the page and api/json. */
+    @ExportedBean(defaultVisibility = 2)
+    public static final class Row {
+        private final MeasureResult.Launch launch;
+
+        Row(final MeasureResult.Launch launch) {
+            this.launch = launch;
+        }
+
+        private MeasureRecord r() {
+            return launch.getRecord();
+        }
+
+        @Exported
+        public String getLabel() {
+            return r().label();
+        }
+
+        @Exported
+        public String getNode() {
+            return launch.getNode().isEmpty() ? "built-in" : launch.getNode();
+        }
+
+        @Exported
+        public String getPolicy() {
+            return launch.isLowered() ? launch.getPolicy() : "no policy";
+        }
+
+        /** Percent, one decimal; -1 when the wait was not measured. */
+        @Exported
+        public double getWaitSharePercent() {
+            return r().waitMeasured() ? Math.round(r().waitShare() * 1000) / 10.0 : -1;
+        }
+
+        @Exported
+        public double getCpuSeconds() {
+            return Math.round(r().cpuNanos() / 1e7) / 100.0;
+        }
+
+        @Exported
+        public double getWaitSeconds() {
+            return Math.round(Math.max(0, r().waitNanos()) / 1e7) / 100.0;
+        }
+
+        @Exported
+        public double getWallSeconds() {
+            return Math.round(r().wallNanos() / 1e7) / 100.0;
+        }
+
+        /** Permille of the exact CPU the samples saw; -1 without an exact counter. */
+        @Exported
+        public long getCoveragePermille() {
+            return r().coveragePermille();
+        }
+
+        /** "label: N% of the wait", most first, then the machine's other processes. */
+        @Exported
+        public List<String> getNeighbours() {
+            List<String> out = new ArrayList<>();
+            long wait = Math.max(1, r().waitNanos());
+            for (int i = 0; i < r().neighbourLabels().size(); i++) {
+                out.add(String.format(Locale.ROOT, "%s: %.0f%% of the wait", r().neighbourLabels().get(i),
+                        100.0 * r().neighbourWaitNanos().get(i) / wait));
+            }
+            if (r().waitNanos() > 0) {
+                out.add(String.format(Locale.ROOT, "other processes on the machine: %.0f%% of the wait",
+                        100.0 * r().otherWaitNanos() / wait));
+            }
+            return out;
+        }
+
+        @Exported
+        public String getSource() {
+            return r().source();
+        }
+
+        @Exported
+        public List<String> getNotes() {
+            return r().notes();
+        }
+
+        @Exported
+        public boolean isEnded() {
+            return r().ended();
+        }
+    }
+
+    @Override
+    public String getIconFileName() {
+        return null;
+    }
+
+    @Override
+    public String getDisplayName() {
+        return "Sched Policy: waiting for a CPU";
+    }
+
+    @Override
+    public String getUrlName() {
+        return URL;
+    }
+
+    static final class MeasureXmlStream extends AbstractXmlStream<MeasureResult> {
+        MeasureXmlStream() {
+            super(MeasureResult.class);
+        }
+
+        @Override
+        protected MeasureResult createDefaultValue() {
+            MeasureResult r = new MeasureResult();
+            r.missing("the stored figures could not be read");
+            return r;
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.schedpolicy.jenkins;
+
+import edu.hm.hafner.echarts.BuildResult;
+import edu.hm.hafner.echarts.LineSeries;
+import edu.hm.hafner.echarts.LinesChartModel;
+import hudson.model.Job;
+import io.jenkins.plugins.echarts.AsyncTrendJobAction;
+import io.jenkins.plugins.echarts.JenkinsPalette;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The job page's trend (floatingBox.jelly): each build's wait share, all launches and unlowered ones, oldest first. */
+public class MeasureJobAction extends AsyncTrendJobAction<MeasureBuildAction> {
+    private static final int MAX_BUILDS = 50;
+
+    MeasureJobAction(final Job<?, ?> owner) {
+        super(owner, MeasureBuildAction.class);
+    }
+
+    @Override
+    protected LinesChartModel createChartModel() {
+        List<MeasureBuildAction> newestFirst = new ArrayList<>();
+        List<BuildResult<MeasureBuildAction>> builds = new ArrayList<>();
+        for (BuildResult<MeasureBuildAction> r : createBuildHistory()) {
+            if (newestFirst.size() >= MAX_BUILDS) {
+                break;
+            }
+            if (r.getResult().getWaitSharePercent() >= 0) {
+                newestFirst.add(r.getResult());
+                builds.add(r);
+            }
+        }
+        List<String> labels = new ArrayList<>();
+        List<Integer> numbers = new ArrayList<>();
+        for (int i = builds.size() - 1; i >= 0; i--) {
+            labels.add(builds.get(i).getBuild().getDisplayName());
+            numbers.add(builds.get(i).getBuild().getNumber());
+        }
+        LinesChartModel model = new LinesChartModel(labels, numbers);
+        LineSeries all = new LineSeries("all launches", JenkinsPalette.chartColor(0).normal(),
+                LineSeries.StackedMode.SEPARATE_LINES, LineSeries.FilledMode.LINES);
+        LineSeries unlowered = new LineSeries("launches without a policy", JenkinsPalette.chartColor(1).normal(),
+                LineSeries.StackedMode.SEPARATE_LINES, LineSeries.FilledMode.LINES);
+        // LineSeries.add prepends: adding newest first leaves the series oldest first, as the labels
+        for (MeasureBuildAction a : newestFirst) {
+            all.add((int) Math.round(a.getWaitSharePercent()));
+            unlowered.add((int) Math.round(Math.max(0, a.getUnloweredWaitSharePercent())));
+        }
+        model.addSeries(all);
+        model.addSeries(unlowered);
+        model.setRangeMin(0);
+        model.setRangeMax(100);
+        return model;
+    }
+
+    @Override
+    public String getIconFileName() {
+        return "symbol-analytics";
+    }
+
+    @Override
+    public String getDisplayName() {
+        return "Sched Policy: waiting for a CPU";
+    }
+
+    @Override
+    public String getUrlName() {
+        return MeasureBuildAction.URL;
+    }
+}

@@ -1,0 +1,80 @@
+package dev.schedpolicy.jenkins;
+
+import dev.schedpolicy.engine.agent.MeasureRecord;
+import dev.schedpolicy.engine.fleet.WaitShares;
+import java.io.Serial;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** A build's measured launches, as its agents reported them; persisted by {@link MeasureBuildAction}. */
+public final class MeasureResult implements Serializable {
+    @Serial
+    private static final long serialVersionUID = 1L;
+
+    /** One launch: the node it ran on ("" built-in), its policy ("normal": not lowered), and the agent's figures. */
+    public static final class Launch implements Serializable {
+        @Serial
+        private static final long serialVersionUID = 1L;
+        private final String node;
+        private final String policy;
+        private final MeasureRecord record;
+
+        Launch(final String node, final String policy, final MeasureRecord record) {
+            this.node = node;
+            this.policy = policy;
+            this.record = record;
+        }
+
+        public String getNode() {
+            return node;
+        }
+
+        public String getPolicy() {
+            return policy;
+        }
+
+        public MeasureRecord getRecord() {
+            return record;
+        }
+
+        public boolean isLowered() {
+            return policy != null && !policy.isBlank() && !"normal".equals(policy);
+        }
+
+        WaitShares.Launch toShare() {
+            return new WaitShares.Launch(node, isLowered(), record.waitNanos(), record.sampledCpuNanos());
+        }
+    }
+
+    private final ArrayList<Launch> launches = new ArrayList<>();
+    /** Launches the agent could not report (offline, no answer), in words. */
+    private final ArrayList<String> missing = new ArrayList<>();
+
+    void add(final Launch launch) {
+        launches.add(launch);
+    }
+
+    void missing(final String why) {
+        missing.add(why);
+    }
+
+    public List<Launch> getLaunches() {
+        return List.copyOf(launches);
+    }
+
+    public List<String> getMissing() {
+        return List.copyOf(missing);
+    }
+
+    /** The build's wait share over all its measured launches (0..1), or empty when none was measured. */
+    public Optional<Double> combinedShare() {
+        return WaitShares.combined(launches.stream().map(Launch::toShare).toList());
+    }
+
+    /** As {@link #combinedShare()}, over the unlowered launches only. */
+    public Optional<Double> unloweredShare() {
+        return WaitShares.combined(launches.stream().filter(l -> !l.isLowered()).map(Launch::toShare).toList());
+    }
+}

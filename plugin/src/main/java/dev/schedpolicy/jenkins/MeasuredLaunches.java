@@ -1,0 +1,115 @@
+package dev.schedpolicy.jenkins;
+
+import edu.umd.cs.findbugs.annotations.CheckForNull;
+import hudson.model.InvisibleAction;
+import hudson.model.Job;
+import hudson.model.Run;
+import hudson.remoting.VirtualChannel;
+import hudson.security.ACL;
+import hudson.security.ACLContext;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import jenkins.model.Jenkins;
+
+/**
+ * The launches of a build that its agents measure, until {@link MeasureCollector} collects their figures at the end of
+ * the build (saved in build.xml meanwhile). A node-default launch carries no build of its own: it is the build of the
+ * launch's JOB_NAME and BUILD_NUMBER, which Jenkins puts into every build step's environment.
+ */
+public class MeasuredLaunches extends InvisibleAction {
+    private static final Logger LOGGER = Logger.getLogger(MeasuredLaunches.class.getName());
+
+    /** One measured launch: where it ran, its id in that agent's registry, how it is named, its policy. */
+    static final class Pending {
+        final String node;
+        final String id;
+        final String label;
+        final String policy;
+
+        Pending(final String node, final String id, final String label, final String policy) {
+            this.node = node;
+            this.id = id;
+            this.label = label;
+            this.policy = policy;
+        }
+    }
+
+    private final List<Pending> pending = new ArrayList<>();
+
+    synchronized List<Pending> take() {
+        List<Pending> all = List.copyOf(pending);
+        pending.clear();
+        return all;
+    }
+
+    /** Asks the agent to measure the prepared launch when {@code settings} say so; a refusal is logged, never fatal. */
+    static void measure(final VirtualChannel channel, final LaunchSettings settings, final String id,
+            @CheckForNull final String[] envs, final PrintStream log) {
+        if (!settings.measure()) {
+            return;
+        }
+        Run<?, ?> run = runOf(settings.runId(), envs);
+        String policy = settings.policy();
+        String label = (run == null ? "a launch outside a build" : run.getParent().getFullDisplayName() + " #" + run.getNumber())
+                + " (" + ("normal".equals(policy) || policy == null || policy.isBlank() ? "no policy" : policy) + ")";
+        try {
+            String refused = channel.call(new AgentCalls.Measure(id, label));
+            if (!refused.isEmpty()) {
+                log.println("[schedpolicy] not measured: " + refused);
+                return;
+            }
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            log.println("[schedpolicy] not measured: " + e.getMessage());
+            return;
+        }
+        if (run != null) {
+            MeasuredLaunches a;
+            synchronized (run) {
+                a = run.getAction(MeasuredLaunches.class);
+                if (a == null) {
+                    a = new MeasuredLaunches();
+                    run.addAction(a);
+                }
+            }
+            synchronized (a) {
+                a.pending.add(new Pending(settings.node() == null ? "" : settings.node(), id, label, policy));
+            }
+            try {
+                run.save();
+            } catch (IOException e) {
+                LOGGER.log(Level.WARNING, "cannot save the measured launches of " + run, e);
+            }
+        }
+    }
+
+    @CheckForNull
+    private static Run<?, ?> runOf(@CheckForNull final String runId, @CheckForNull final String[] envs) {
+        try (ACLContext ignored = ACL.as2(ACL.SYSTEM2)) {
+            if (runId != null) {
+                return Run.fromExternalizableId(runId);
+            }
+            String job = null;
+            String number = null;
+            for (String kv : envs == null ? new String[0] : envs) {
+                if (kv.startsWith("JOB_NAME=")) {
+                    job = kv.substring(9);
+                } else if (kv.startsWith("BUILD_NUMBER=")) {
+                    number = kv.substring(13);
+                }
+            }
+            if (job == null || number == null) {
+                return null;
+            }
+            Job<?, ?> j = Jenkins.get().getItemByFullName(job, Job.class);
+            try {
+                return j == null ? null : j.getBuildByNumber(Integer.parseInt(number));
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+    }
+}
