@@ -89,9 +89,9 @@ place() {
   local launcher=()
   [ "$TOPOLOGY" = other-session ] && launcher=(setsid)
   if [ -n "$dir" ]; then
-    "${launcher[@]}" sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$dir" "$@" &
+    "${launcher[@]}" sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$dir" "$@" 2>/dev/null &
   else
-    "${launcher[@]}" "$@" &
+    "${launcher[@]}" "$@" 2>/dev/null &
   fi
   PIDS+=($!); disown $!
 }
