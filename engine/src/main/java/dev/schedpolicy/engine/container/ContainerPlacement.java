@@ -111,7 +111,9 @@ public final class ContainerPlacement {
                     + " policy without it for container builds (docker's --blkio-weight is the container's I/O weight under bfq)");
         }
         if (applied.any()) {
-            out.warnings.add(why + ": applied its cgroup equivalent instead, " + applied.describe(policy));
+            // what was applied comes first: a terminal shows a warning cut at its first ': ' (WarningBrief)
+            out.warnings.add("for '" + policy.toCompact() + "', applied its cgroup equivalent instead, " + applied.describe(policy)
+                    + ": " + why);
         }
         return applied.applyTo(policy);
     }

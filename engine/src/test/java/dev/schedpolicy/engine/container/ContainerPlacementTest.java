@@ -1,6 +1,7 @@
 package dev.schedpolicy.engine.container;
 
 import dev.schedpolicy.engine.policy.Policy;
+import dev.schedpolicy.engine.launch.WarningBrief;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -81,8 +82,11 @@ class ContainerPlacementTest {
         ContainerPlacement.Plan p = plan(CgroupDriver.CGROUPFS, "idle", Optional.empty(), INSIDE);
         assertThat(p.inserted()).containsExactly("--cgroup-parent=/schedpolicy.idle", "--cidfile=" + cid);
         assertThat(p.policy().cpuIdle()).as("what the read-back verifies").isTrue();
-        assertThat(p.warnings()).singleElement().asString().startsWith("'idle' acts per task and cannot reach the processes of a"
-                + " container, which the docker daemon starts: applied its cgroup equivalent instead, cpu-idle");
+        assertThat(p.warnings()).singleElement().asString().startsWith("for 'idle', applied its cgroup equivalent instead, cpu-idle"
+                + " (the container's group under an idle parent): 'idle' acts per task and cannot reach the processes of a"
+                + " container, which the docker daemon starts");
+        assertThat(WarningBrief.of(p.warnings().get(0))).as("the short line a terminal shows says what was applied")
+                .isEqualTo("for 'idle', applied its cgroup equivalent instead, cpu-idle (the container's group under an idle parent)");
     }
 
     @Test
