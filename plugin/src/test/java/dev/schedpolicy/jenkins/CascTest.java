@@ -86,6 +86,7 @@ class CascTest {
         assertThat(c.isAllowAboveDefault()).isEqualTo(g.get("allowAboveDefault"));
         assertThat(c.getCgroupParent()).isEqualTo(g.get("cgroupParent"));
         assertThat(c.getHandshakeTimeoutSeconds()).isEqualTo(g.get("handshakeTimeoutSeconds"));
+        assertThat(c.isMeasureAllSteps()).isEqualTo(g.get("measureAllSteps"));
         assertThat(new hudson.XmlFile(new java.io.File(j.jenkins.getRootDir(), SchedPolicyConfiguration.class.getName() + ".xml")).asString()).as("saved in JENKINS_HOME").contains("<defaultPolicy>" + g.get("defaultPolicy"));
 
         Map<String, Object> n = nodeProperty(wanted, "builder-1");
