@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A child cpu cgroup we created. Closing it removes it once empty; it never kills on close, because a
@@ -220,16 +221,30 @@ public final class CpuCgroup implements AutoCloseable {
         }
     }
 
-    /** Sleeps one poll interval; false when the deadline has passed. */
+    /**
+     * Sleeps one poll interval; false when the deadline has passed. An interrupt does not cut the wait short:
+     * the waits are bounded, and the threads that clean up are the ones interrupted (remoting interrupts an
+     * agent's running calls when its connection drops), so giving up left the group behind. The interrupt is
+     * kept for the caller.
+     */
     private static boolean pause(final long deadline) {
         if (System.nanoTime() >= deadline) {
             return false;
         }
+        boolean interrupted = Thread.interrupted();
+        long wakeAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS);
         try {
-            Thread.sleep(POLL_MILLIS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+            for (long left = POLL_MILLIS; left > 0; left = TimeUnit.NANOSECONDS.toMillis(wakeAt - System.nanoTime())) {
+                try {
+                    Thread.sleep(left);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
         return true;
     }

@@ -175,6 +175,28 @@ class CpuCgroupV1ITest {
         assertThat(group.path()).doesNotExist();
     }
 
+    /**
+     * Remoting interrupts an agent's running calls when its connection drops: a probe or a block's end cleaning
+     * up then ran on an interrupted thread, gave up at the first wait, and left its group (the live fault suite's
+     * connection-drop case).
+     */
+    @Test
+    void shouldKillAndRemoveAGroupOnAnInterruptedThreadAndKeepTheInterrupt() throws Exception {
+        CpuCgroup group = system.createChild(parent);
+        Process sleeper = start("sleep", "30");
+        group.placeProcess(sleeper.pid());
+
+        Thread.currentThread().interrupt();
+        try {
+            group.killAll();
+            group.close();
+        } finally {
+            assertThat(Thread.interrupted()).as("the caller's interrupt is kept").isTrue();
+        }
+        assertThat(group.path()).doesNotExist();
+        assertThat(sleeper.isAlive()).isFalse();
+    }
+
     @Test
     void shouldSayTheProcessHasExitedWhenPlacingADeadPid() {
         long dead = CpuCgroupV1FakeTest.deadPid();
