@@ -180,7 +180,7 @@ public final class HandshakeRegistry implements AutoCloseable {
         if (containers.isPending(id)) {
             return containers.release(id, timeout);
         }
-        Pending p = pending.remove(id);
+        Pending p = pending.get(id);
         if (p == null) {
             throw new IllegalStateException("no parked launch '" + id + "' in this JVM: it was aborted, timed out before"
                     + " release, or was prepared by another agent process");
@@ -188,10 +188,13 @@ public final class HandshakeRegistry implements AutoCloseable {
         p.expiry().cancel(false);
         PolicedLaunch launch;
         try {
+            // pending while it waits for the shim: an abort (the build was stopped) finds it and ends the wait
             launch = p.handshake().release(timeout, pid -> measures.attach(id, pid));
         } catch (RuntimeException e) {
             measures.drop(id);
             throw e;
+        } finally {
+            pending.remove(id, p);
         }
         LaunchRecord record = LaunchRecord.of(id, p.policy(), launch, p.notes());
         if (launch.cgroupPath().isPresent()) {

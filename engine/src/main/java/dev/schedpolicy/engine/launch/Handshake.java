@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -43,6 +44,11 @@ public final class Handshake implements AutoCloseable {
     private final FileChannel pidFifo;
     private final FileChannel goFifo;
     private boolean finished;
+    /** Set once a release has begun: a second one is refused, an abort still reaches it while it waits. */
+    private boolean releasing;
+    private String abortReason;
+    /** The wait for the shim's PID, cancelled by an abort so that the waiting release ends at once. */
+    private Future<Long> reading;
 
     Handshake(final Policy policy, final LaunchConfig config, final CpuGroupLease group, final boolean ownsGroup,
             final Path dir, final List<String> prefix, final List<String> warnings) throws IOException {
@@ -79,7 +85,7 @@ public final class Handshake implements AutoCloseable {
      *                              policy failed under on-unsupported=fail (the shim then exits 125
      *                              without running the command)
      */
-    public synchronized PolicedLaunch release(final Duration timeout) {
+    public PolicedLaunch release(final Duration timeout) {
         return release(timeout, pid -> { });
     }
 
@@ -87,11 +93,22 @@ public final class Handshake implements AutoCloseable {
      * As {@link #release(Duration)}; {@code beforeGo} gets the verified PID while the shim still waits, so whatever it
      * does (e.g. put the process into an accounting group) holds from the command's first instruction on.
      */
-    public synchronized PolicedLaunch release(final Duration timeout, final java.util.function.LongConsumer beforeGo) {
-        if (finished) {
-            throw new IllegalStateException("handshake " + id() + " was already released or aborted");
+    public PolicedLaunch release(final Duration timeout, final java.util.function.LongConsumer beforeGo) {
+        synchronized (this) {
+            if (finished || releasing) {
+                throw new IllegalStateException("handshake " + id() + " was already released or aborted");
+            }
+            releasing = true;
         }
+        // the wait holds no lock: an abort from another thread (the build was stopped) must reach it at once
         long pid = awaitPid(timeout);
+        return applyAndGo(pid, beforeGo);
+    }
+
+    private synchronized PolicedLaunch applyAndGo(final long pid, final java.util.function.LongConsumer beforeGo) {
+        if (finished) {
+            throw new LaunchAbortedException(abortReason);
+        }
         try {
             if (group != null) {
                 group.placeProcess(pid);
@@ -112,11 +129,23 @@ public final class Handshake implements AutoCloseable {
         }
     }
 
-    /** Tells a parked shim (if any) to exit 125 without running the command, and cleans up. */
-    public synchronized void abort(final String reason) {
-        if (!finished) {
+    /**
+     * Tells a parked shim (if any) to exit 125 without running the command, and cleans up. A release waiting for the
+     * shim's PID ends at once with a {@link LaunchAbortedException}.
+     */
+    public void abort(final String reason) {
+        Future<Long> waiting;
+        synchronized (this) {
+            if (finished) {
+                return;
+            }
+            abortReason = reason;
             finish("aborted: " + reason);
             closeOwnedGroup();
+            waiting = reading;
+        }
+        if (waiting != null) {
+            waiting.cancel(true);
         }
     }
 
@@ -133,8 +162,17 @@ public final class Handshake implements AutoCloseable {
 
     private long awaitPid(final Duration timeout) {
         Future<Long> read = READERS.submit(this::readPid);
+        synchronized (this) {
+            if (finished) {
+                read.cancel(true);
+                throw new LaunchAbortedException(abortReason);
+            }
+            reading = read;
+        }
         try {
             return read.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (CancellationException e) {
+            throw new LaunchAbortedException(abortedWith());
         } catch (TimeoutException e) {
             read.cancel(true);
             abort("no PID within " + timeout.toMillis() + " ms");
@@ -142,6 +180,9 @@ public final class Handshake implements AutoCloseable {
                     + " ms (did the launch fail, was the prefix " + prefix + " dropped, or does it run inside a container"
                     + " block such as withDockerContainer, where the shim file of the agent does not exist?)");
         } catch (ExecutionException e) {
+            if (abortedWith() != null) {
+                throw new LaunchAbortedException(abortedWith()); // the abort closed the FIFO under the reader
+            }
             abort("cannot read the PID");
             throw new PolicyApplyException("cannot read the PID from the launch handshake " + dir + ": " + e.getCause().getMessage(), e.getCause());
         } catch (InterruptedException e) {
@@ -150,6 +191,10 @@ public final class Handshake implements AutoCloseable {
             abort("interrupted");
             throw new PolicyApplyException("interrupted while waiting for the launched command to report its PID", e);
         }
+    }
+
+    private synchronized String abortedWith() {
+        return abortReason;
     }
 
     private long readPid() throws IOException {

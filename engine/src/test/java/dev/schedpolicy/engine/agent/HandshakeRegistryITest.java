@@ -157,6 +157,35 @@ class HandshakeRegistryITest {
         assertThat(handshakeDirs()).isEmpty();
     }
 
+    /**
+     * A Jenkins build aborted while its launch waits for a slow shim (a busy agent, a slow /bin/sh): the abort must
+     * reach the waiting release at once, not when the shim arrives or the handshake times out, and the shim that comes
+     * afterwards must find the launch gone and exit 125 without running the command.
+     */
+    @Test
+    void shouldEndAWaitingReleaseAtOnceWhenAbortedSoALateShimNeverRunsTheCommand() throws Exception {
+        PreparedLaunch prepared = registry.prepare(Policy.parse("idle"), AgentLimits.DEFAULT, "block-ab", Duration.ofSeconds(60));
+        java.util.concurrent.CompletableFuture<LaunchRecord> release = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> registry.release(prepared.id(), Duration.ofSeconds(20)));
+        Thread.sleep(300); // the release is waiting for the shim's PID
+        assertThat(release).isNotDone();
+        long t0 = System.nanoTime();
+        registry.abort(prepared.id(), "the build was aborted");
+        assertThatThrownBy(() -> release.get(2, java.util.concurrent.TimeUnit.SECONDS))
+                .as("the waiting release ends within 2 s of the abort")
+                .hasCauseInstanceOf(PolicyApplyException.class).hasMessageContaining("the build was aborted");
+        assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(2000);
+        assertThat(registry.pendingCount()).isZero();
+        assertThat(handshakeDirs()).isEmpty();
+
+        Path ran = state.resolveSibling(state.getFileName() + "-ran");
+        Process late = new ProcessBuilder(prepared.prefix(List.of("sh", "-c", ": > " + ran))).start();
+        assertThat(late.waitFor()).as("the late shim exits 125").isEqualTo(125);
+        assertThat(ran).as("the command never started").doesNotExist();
+        assertThat(handshakeDirs()).isEmpty();
+        assertThat(registry.finishBlock("block-ab").groups()).isZero();
+    }
+
     @Test
     void shouldAbortPendingLaunchesWhenTheirBlockEnds() throws Exception {
         registry.prepare(Policy.parse("idle"), AgentLimits.DEFAULT, "block-4", Duration.ofSeconds(30));
