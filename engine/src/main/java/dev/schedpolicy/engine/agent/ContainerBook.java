@@ -10,6 +10,7 @@ import dev.schedpolicy.engine.container.ContainerReadBack;
 import dev.schedpolicy.engine.container.ContainerRefusal;
 import dev.schedpolicy.engine.container.DriverQuery;
 import dev.schedpolicy.engine.container.PerTaskParts;
+import dev.schedpolicy.engine.launch.LaunchAbortedException;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.policy.OnUnsupported;
 import dev.schedpolicy.engine.policy.Policy;
@@ -47,6 +48,8 @@ final class ContainerBook {
 
     private final LaunchConfig config;
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+    /** Launches whose release waits for their container: an abort ends the wait and the release decides what is left. */
+    private final java.util.Set<String> releasing = ConcurrentHashMap.newKeySet();
     private final Map<String, List<Started>> started = new ConcurrentHashMap<>();
     private volatile Placement placement;
 
@@ -123,9 +126,24 @@ final class ContainerBook {
         return pending.containsKey(id);
     }
 
-    /** Reads back the container the launch made or joined; never fails the launch, which has already started. */
+    /**
+     * Reads back the container the launch made or joined; never fails a launch that made its container. One aborted while
+     * its container did not exist yet fails with {@link LaunchAbortedException}: its --cidfile directory is removed, so a
+     * client that comes later fails before it creates the container (docker and podman open the file first), and the
+     * caller stops the client.
+     */
     LaunchRecord release(final String id, final Duration timeout) {
-        Pending p = pending.remove(id);
+        releasing.add(id);
+        try {
+            return releaseWaiting(id, timeout);
+        } finally {
+            releasing.remove(id);
+            pending.remove(id);
+        }
+    }
+
+    private LaunchRecord releaseWaiting(final String id, final Duration timeout) {
+        Pending p = pending.get(id);
         if (p == null) {
             throw new IllegalStateException("no container launch '" + id + "' in this JVM");
         }
@@ -135,10 +153,16 @@ final class ContainerBook {
             Optional<ContainerReadBack.State> state = p.joined().launch().id().flatMap(readBack::find);
             return record(id, p, p.joined().launch(), state, "exec into container started under '" + p.joined().policy() + "': ");
         }
-        started.computeIfAbsent(p.blockKey(), k -> new CopyOnWriteArrayList<>())
-                .add(new Started(p.launch(), p.policy().toCompact(), System.nanoTime(), p.clientEnv()));
         Optional<ContainerReadBack.State> state = p.launch().plan().command().action() == ContainerAction.RUN
                 ? p.launch().awaitRunning(readBack, bound) : Optional.empty();
+        Optional<String> aborted = p.launch().abortReason();
+        if (aborted.isPresent() && p.launch().id().isEmpty()) {
+            p.launch().close();
+            throw new LaunchAbortedException(aborted.get());
+        }
+        // from here on the container exists (or will, for a launch not aborted): it is the business of whoever started it
+        started.computeIfAbsent(p.blockKey(), k -> new CopyOnWriteArrayList<>())
+                .add(new Started(p.launch(), p.policy().toCompact(), System.nanoTime(), p.clientEnv()));
         return record(id, p, p.launch(), state, "");
     }
 
@@ -167,8 +191,18 @@ final class ContainerBook {
                 p.warnings(), container);
     }
 
-    /** A prepared launch that Jenkins could not start: its files go. */
-    void abort(final String id) {
+    /**
+     * A prepared launch that Jenkins could not start, or whose build was stopped: its files go. One whose release waits
+     * for its container is told to stop waiting, and the release decides (see {@link #release}).
+     */
+    void abort(final String id, final String reason) {
+        Pending waiting = pending.get(id);
+        if (waiting != null && waiting.launch() != null) {
+            waiting.launch().abort(reason);
+        }
+        if (releasing.contains(id)) {
+            return;
+        }
         Pending p = pending.remove(id);
         if (p != null && p.launch() != null) {
             p.launch().close();
@@ -249,7 +283,7 @@ final class ContainerBook {
             finishBlock(key);
         }
         for (String id : List.copyOf(pending.keySet())) {
-            abort(id);
+            abort(id, "the agent facade was cleared");
         }
     }
 }

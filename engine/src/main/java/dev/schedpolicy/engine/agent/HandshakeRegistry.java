@@ -146,7 +146,8 @@ public final class HandshakeRegistry implements AutoCloseable {
             }
             PreparedLaunch prepared = containers.prepare(c.command(), policy, blockKey, cgroupParent,
                     config.withLimits(limits.toPolicyLimits()), env);
-            timer.schedule(() -> containers.abort(prepared.id()), pendingTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            timer.schedule(() -> containers.abort(prepared.id(), "not released within " + pendingTimeout.toMillis() + " ms of being"
+                    + " prepared"), pendingTimeout.toMillis(), TimeUnit.MILLISECONDS);
             return prepared;
         }
         if (parsed instanceof ContainerCommand.Unreadable u && !policy.isDefault()) {
@@ -208,7 +209,7 @@ public final class HandshakeRegistry implements AutoCloseable {
     /** Tells a parked shim to exit 125 without running its command; no-op for unknown ids. */
     public void abort(final String id, final String reason) {
         measures.drop(id);
-        containers.abort(id);
+        containers.abort(id, reason);
         Pending p = pending.remove(id);
         if (p != null) {
             p.expiry().cancel(false);

@@ -26,6 +26,8 @@ public final class ContainerLaunch implements AutoCloseable {
     private final ContainerPlacement.Plan plan;
     private final Optional<Path> ownDir;
     private volatile String id;
+    /** Why the launch was aborted (the build was stopped) while its release waited for the container; null if not. */
+    private volatile String abortReason;
 
     private ContainerLaunch(final ContainerPlacement.Plan plan, final Optional<Path> ownDir) {
         this.plan = plan;
@@ -93,6 +95,16 @@ public final class ContainerLaunch implements AutoCloseable {
         return known;
     }
 
+    /** Ends a wait in {@link #awaitId} or {@link #awaitRunning} at once; the caller decides what the launch became. */
+    public void abort(final String reason) {
+        abortReason = reason;
+    }
+
+    /** Why {@link #abort} was called, if it was. */
+    public Optional<String> abortReason() {
+        return Optional.ofNullable(abortReason);
+    }
+
     /** The container's state once its first process runs, waiting up to {@code bound}. */
     public Optional<ContainerReadBack.State> awaitRunning(final ContainerReadBack readBack, final Duration bound) {
         long deadline = System.nanoTime() + bound.toNanos();
@@ -120,7 +132,10 @@ public final class ContainerLaunch implements AutoCloseable {
         return known.isPresent() && target.length() >= SHORT_ID && known.get().startsWith(target);
     }
 
-    private static boolean pause() {
+    private boolean pause() {
+        if (abortReason != null) {
+            return false;
+        }
         try {
             Thread.sleep(POLL_MILLIS);
             return true;

@@ -69,7 +69,7 @@ class ContainerBookTest {
         ContainerCommand execCommand = ((ContainerCommand.Container) ContainerCommand.parse(exec)).command();
         PreparedLaunch joined = book.prepare(execCommand, Policy.parse("weight50"), "b", Optional.empty(), config, env);
         assertThat(joined.command(exec)).as("a later step inside it still runs").isEqualTo(exec);
-        book.abort(joined.id());
+        book.abort(joined.id(), "not started in this test");
 
         Files.writeString(state, "gone");
         book.reap();

@@ -218,6 +218,44 @@ class ContainerLaunchITest {
         assertThat(run.record().verified()).as(run.record().describe()).isTrue();
     }
 
+    /**
+     * Issue 26: a build stopped while its docker run waits for the container (a slow client, a busy daemon): the wait
+     * ends at once, the launch fails as aborted, and a client that comes afterwards cannot create the container (its
+     * --cidfile directory is gone); nothing is left.
+     */
+    @Test
+    void shouldEndTheWaitForTheContainerAtOnceWhenAbortedAndLetNoLateClientCreateIt() throws Exception {
+        Path plain = docker.parent("schedpolicy-test-plain", false);
+        List<String> argv = insideRun();
+        PreparedLaunch prepared = registry.prepare(Policy.parse("weight50"), AgentLimits.DEFAULT, "b-abort", TIMEOUT,
+                Optional.of(plain), argv, docker.env());
+        // the client reaches the daemon only 3 s after it was started
+        List<String> slow = new ArrayList<>(List.of("sh", "-c", "sleep 3; exec \"$@\"", "slow-client"));
+        slow.addAll(prepared.command(argv));
+        ProcessBuilder pb = new ProcessBuilder(slow).redirectErrorStream(true);
+        pb.environment().putAll(docker.env());
+        Process client = pb.start();
+        java.util.concurrent.CompletableFuture<LaunchRecord> release = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> registry.release(prepared.id(), TIMEOUT));
+        Thread.sleep(300);
+        assertThat(release).isNotDone();
+        registry.abort(prepared.id(), "the build was stopped");
+        assertThatThrownBy(() -> release.get(2, TimeUnit.SECONDS)).as("the wait ends within 2 s of the abort")
+                .hasCauseInstanceOf(dev.schedpolicy.engine.launch.LaunchAbortedException.class)
+                .hasMessageContaining("the build was stopped");
+        assertThat(stateEntries()).as("the cid directory is gone").isEmpty();
+
+        // the client, not stopped, comes late: it fails before the daemon creates anything
+        String out = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(client.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(client.exitValue()).as(out).isNotZero();
+        assertThat(docker.ok("docker", "ps", "-aq", "--filter", "label=" + TestDocker.LABEL)).as("no container").isEmpty();
+        assertThat(registry.pendingCount()).isZero();
+        assertThat(registry.containerCount()).isZero();
+        registry.finishBlock("b-abort");
+        assertThat(stateEntries()).isEmpty();
+    }
+
     private List<Path> stateEntries() throws IOException {
         List<Path> all = new ArrayList<>();
         try (Stream<Path> s = Files.list(state)) {
