@@ -251,6 +251,9 @@ note "$notes"
 # shim (any other sh runs at once): the launch waits for the shim's PID as on a very slow machine, and the build is
 # aborted meanwhile. Two phases: the block's own probe launch (/bin/sh -c :, when the block starts) and the sh step's
 # launch (durable-task's nohup sh); $FD/slow-mode says which one is slowed.
+# The build must end within ABORT_BOUND_MS of the stop (the stop's POST to the build's end as the API reports it,
+# polled every 0.2 s; the sh launch's abort reaches the agent through the plugin's AbortWatch, which polls every 0.2 s).
+ABORT_BOUND_MS=${FAULT_ABORT_BOUND_MS:-2500}
 cp "$(readlink -f /bin/sh)" "$FD/real-sh"
 cat >"$FD/slow-sh" <<EOF
 #!$FD/real-sh
@@ -262,6 +265,14 @@ esac
 exec $FD/real-sh "\$@"
 EOF
 chmod +x "$FD/slow-sh"
+# a `sleep 8` whose parent runs a park shim: the launch waits for the shim's PID now
+slowed_shim() {
+  local p
+  for p in $(pgrep -x sleep); do
+    grep -q park-shim "/proc/$(cut -d' ' -f4 "/proc/$p/stat" 2>/dev/null)/cmdline" 2>/dev/null && return 0
+  done
+  return 1
+}
 fa_stop
 if fa_start "mount --bind '$FD/slow-sh' '$(readlink -f /bin/sh)'"; then
   pipeline_job f-abort <<G
@@ -269,39 +280,99 @@ node('fault') { withEnv(['FAULTMARK=f-abort']) { withSchedPolicy('idle') { sh ':
 G
   for phase in probe sh; do
     echo "$phase" >"$FD/slow-mode"
-    ok_end=0 ok_never=0 ok_left=0 ran=0 notes=
+    ok_end=0 ok_prompt=0 ok_never=0 ok_left=0 notes=
     for c in $(seq "$CYCLES"); do
       rm -f "$FLAGS/f-abort-ran"
       n=$(start_build f-abort)
-      # waiting: the agent made the handshake directory and the slowed sh sleeps before the shim
-      for _ in $(seq 300); do [ -n "$(handshakes)" ] && pgrep -f "^$FD/real-sh .*park-shim" >/dev/null && break; sleep 0.1; done
+      # waiting: the slowed sh sleeps before the shim of the phase's launch (not the shim of a launch that passes at
+      # once: an abort timed by that one landed between the probe and the body)
+      for _ in $(seq 300); do slowed_shim && break; sleep 0.1; done
       t0=$(date +%s%N)
       jpost "job/f-abort/$n/stop" -o /dev/null; FAULTS=$((FAULTS + 1))
-      r=$(wait_build f-abort "$n" 120); console_of f-abort "$n"
+      r=$(wait_build f-abort "$n" 120)
       ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-      [ "$r" = ABORTED ] && ! grep -qE '^\s+at ' "$CONSOLE" && grep -q '^Aborted by' "$CONSOLE" && ok_end=$((ok_end + 1))
+      console_of f-abort "$n"
+      [ "$r" = ABORTED ] && ! grep -qE '^\s+at ' "$CONSOLE" && grep -q '^Aborted by' "$CONSOLE" \
+        && [ "$(grep -c '\[schedpolicy\].*aborted' "$CONSOLE")" = 1 ] && ok_end=$((ok_end + 1))
+      # the slowed sh holds the shim back 8 s: a build that ends within the bound was not waiting for it
+      [ "$r" = ABORTED ] && [ "$ms" -le "$ABORT_BOUND_MS" ] && ok_prompt=$((ok_prompt + 1))
       sleep 9  # the slowed sh then runs the shim, which finds no handshake and exits 125
-      if [ ! -e "$FLAGS/f-abort-ran" ]; then ok_never=$((ok_never + 1)); else ran=$((ran + 1)); fi
+      [ ! -e "$FLAGS/f-abort-ran" ] && ok_never=$((ok_never + 1))
       leftovers f-abort && ok_left=$((ok_left + 1))
       notes="$notes${notes:+; }cycle $c: $r after $ms ms, $LEFT"
-      line=$(grep -E '^\[schedpolicy\]|^ERROR|Exception' "$CONSOLE" | grep -v 'launches run under\|warning:' | head -2 | tr '\n' ' ' | cut -c1-200)
+      line=$(grep -E '^\[schedpolicy\].*aborted|^ERROR|Exception' "$CONSOLE" | head -2 | tr '\n' ' ' | cut -c1-220)
     done
-    check "aborted while the $phase launch waits for the handshake: ABORTED, said in the console without a stack trace ($ok_end/$CYCLES)" test "$ok_end" = "$CYCLES"
+    check "aborted while the $phase launch waits for the handshake: ABORTED, one [schedpolicy] line, no stack trace ($ok_end/$CYCLES)" test "$ok_end" = "$CYCLES"
     note "${line:-(no [schedpolicy] line)}"
-    if [ "$phase" = probe ]; then
-      check "aborted $phase handshake: the body never ran, not even when the slow shim came late ($ok_never/$CYCLES)" test "$ok_never" = "$CYCLES"
-    else
-      # the launch runs on the Pipeline VM thread, which an abort does not interrupt: it ends when the shim arrives,
-      # the command starts and durable-task's stop ends it (the leftovers check below finds nothing of it)
-      note "aborted sh launch: the command still started when the slow shim arrived, after the abort, in $ran of $CYCLES cycles (nothing of it left)"
-    fi
+    check "aborted $phase handshake: the build ended within $ABORT_BOUND_MS ms of the stop, not when the slow shim came ($ok_prompt/$CYCLES)" test "$ok_prompt" = "$CYCLES"
+    check "aborted $phase handshake: the command never ran, not even when the slow shim came late ($ok_never/$CYCLES)" test "$ok_never" = "$CYCLES"
     check "aborted $phase handshakes: nothing left (processes, handshake directories, groups) ($ok_left/$CYCLES)" test "$ok_left" = "$CYCLES"
     note "$notes"
   done
 else
   fail "abort: the agent with a slow /bin/sh did not start (see $OUT/agent-fault.log)"
 fi
-skip "faults: a build aborted while a container launch waits for its container is not covered by this file yet"
+# --- 4b. a build aborted while a container launch waits for its container -----------------------------------
+# docker-workflow's inside issues its `docker run` through the block's launcher; the engine places the container and
+# the release waits (up to 5 s) for it to run. In the fault agent's own mount namespace `docker` is a wrapper that
+# sleeps 8 s before it runs the real client for `run` (any other subcommand runs at once), so the release waits for
+# a container that is slow to appear, and the build is stopped meanwhile. The body's sh writes a marker into the
+# workspace (the only host directory the container sees): it must never be there.
+IMAGE=${SCHEDPOLICY_TEST_IMAGE:-}
+why_not=
+grep -q '"active":true,"shortName":"docker-workflow"' <<<"$(jcurl "$J/pluginManager/api/json?depth=1&tree=plugins\[shortName,active\]")" \
+  || why_not="docker-workflow is not among the plugins given"
+[ -n "$why_not" ] || docker info >/dev/null 2>&1 || why_not="no Docker daemon answers (DOCKER_HOST=${DOCKER_HOST:-unset})"
+[ -n "$why_not" ] || { [ -n "$IMAGE" ] && docker image inspect "$IMAGE" >/dev/null 2>&1; } \
+  || why_not="no local image to run (SCHEDPOLICY_TEST_IMAGE=${IMAGE:-unset})"
+if [ -n "$why_not" ]; then
+  skip "faults: a build aborted while a container launch waits for its container: $why_not"
+else
+  REAL_DOCKER=$(readlink -f "$(command -v docker)")
+  cp "$REAL_DOCKER" "$FD/real-docker"
+  printf '#!/bin/sh\n[ "$1" = run ] && sleep 8\nexec %s "$@"\n' "$FD/real-docker" >"$FD/slow-docker"
+  chmod +x "$FD/slow-docker"
+  fa_stop
+  if fa_start "mount --bind '$FD/slow-docker' '$REAL_DOCKER'"; then
+    pipeline_job f-ctabort <<G
+node('fault') { withEnv(['FAULTMARK=f-ctabort']) { withSchedPolicy(cpuQuota: 50) {
+  docker.image('$IMAGE').inside { sh ': > ran-marker' }
+} } }
+G
+    ok_end=0 ok_prompt=0 ok_never=0 ok_left=0 notes= line=
+    for c in $(seq "$CYCLES"); do
+      containers_before=$(docker ps -aq | sort)
+      rm -f "$FD/workspace/f-ctabort/ran-marker"
+      n=$(start_build f-ctabort)
+      for _ in $(seq 600); do pgrep -f "^/bin/sh $REAL_DOCKER run " >/dev/null && break; sleep 0.1; done
+      sleep 0.5  # the release is waiting for the container's id
+      t0=$(date +%s%N)
+      jpost "job/f-ctabort/$n/stop" -o /dev/null; FAULTS=$((FAULTS + 1))
+      r=$(wait_build f-ctabort "$n" 120)
+      ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+      console_of f-ctabort "$n"
+      [ "$r" = ABORTED ] && ! grep -qE '^\s+at |MaskedException' "$CONSOLE" && grep -q '^Aborted by' "$CONSOLE" \
+        && [ "$(grep -c '\[schedpolicy\].*aborted' "$CONSOLE")" = 1 ] && ok_end=$((ok_end + 1))
+      [ "$r" = ABORTED ] && [ "$ms" -le "$ABORT_BOUND_MS" ] && ok_prompt=$((ok_prompt + 1))
+      sleep 9  # a client that was not stopped would reach the daemon by now
+      [ ! -e "$FD/workspace/f-ctabort/ran-marker" ] && ok_never=$((ok_never + 1))
+      extra=$(comm -13 <(echo "$containers_before") <(docker ps -aq | sort) | grep -c .)
+      leftovers f-ctabort && [ "$extra" = 0 ] && ok_left=$((ok_left + 1))
+      [ "$extra" = 0 ] || echo "containers left after f-ctabort: $(comm -13 <(echo "$containers_before") <(docker ps -aq | sort))" >>"$OUT/checks.log"
+      LEFTOVERS=$((LEFTOVERS + extra))
+      notes="$notes${notes:+; }cycle $c: $r after $ms ms, $LEFT, $extra containers"
+      line=$(grep -m1 '\[schedpolicy\].*aborted' "$CONSOLE" | cut -c1-220)
+    done
+    check "aborted while the container launch waits for its container: ABORTED, one [schedpolicy] line, no stack trace ($ok_end/$CYCLES)" test "$ok_end" = "$CYCLES"
+    note "${line:-(no [schedpolicy] line)}"
+    check "aborted container launch: the build ended within $ABORT_BOUND_MS ms of the stop, not when the slow client came ($ok_prompt/$CYCLES)" test "$ok_prompt" = "$CYCLES"
+    check "aborted container launch: the body's sh never ran in a container ($ok_never/$CYCLES)" test "$ok_never" = "$CYCLES"
+    check "aborted container launches: nothing left (containers, processes, handshake entries, groups) ($ok_left/$CYCLES)" test "$ok_left" = "$CYCLES"
+    note "$notes"
+  else
+    fail "container abort: the agent with a slow docker client did not start (see $OUT/agent-fault.log)"
+  fi
+fi
 
 # --- 5. the agent's state directory unwritable, or on a full disk; the cpu cgroup controller read-only ------
 # policy_refused NAME SETUP POLICY WHAT: the agent started with SETUP in its mount namespace; a block there fails

@@ -3,6 +3,7 @@ package dev.schedpolicy.jenkins;
 import dev.schedpolicy.engine.agent.LaunchMarks;
 import dev.schedpolicy.engine.agent.LaunchRecord;
 import dev.schedpolicy.engine.agent.PreparedLaunch;
+import dev.schedpolicy.engine.launch.LaunchAbortedException;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.AbortException;
@@ -143,11 +144,13 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
 
     private void release(final VirtualChannel channel, final PreparedLaunch prepared) throws IOException {
         LaunchRecord record;
-        try {
+        try (AbortWatch watch = AbortWatch.start(settings.runId(), () -> abortQuietly(channel, prepared.id(), "the build was stopped"))) {
             record = channel.call(new AgentCalls.Release(prepared.id(), settings.timeoutSeconds()));
         } catch (InterruptedException e) {
             abortQuietly(channel, prepared.id(), "the build was interrupted");
             throw (IOException) new InterruptedIOException("interrupted while applying " + settings.policy()).initCause(e);
+        } catch (LaunchAbortedException e) {
+            throw new AbortException("[schedpolicy] " + e.getMessage());
         } catch (RuntimeException e) {
             // the engine refused under on-unsupported=fail: the shim exits 125 without running the command
             throw new AbortException("[schedpolicy] " + settings.policy() + " could not be applied: " + e.getMessage());

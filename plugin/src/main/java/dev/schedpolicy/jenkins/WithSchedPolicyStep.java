@@ -177,7 +177,15 @@ public class WithSchedPolicyStep extends Step {
             }
             blockKey = settings.blockKey();
             String authored = PolicyForms.merge(enclosing == null ? null : enclosing.authoredLayers(), requested).toCompact();
-            context.newBodyInvoker()
+            BodyInvoker invoker;
+            try {
+                invoker = context.newBodyInvoker();
+            } catch (IllegalStateException e) {
+                // stopped after the probe answered and before the body began: the stop already ended the step (ABORTED,
+                // "Aborted by" in the console), and the block has no launch yet; without this, a stack trace
+                return;
+            }
+            invoker
                     .withContexts(BodyInvoker.mergeLauncherDecorators(context.get(LauncherDecorator.class),
                             new SchedPolicyDecorator(settings, authored)), new SchedPolicyBlock(settings.policy(), authored, nodeName))
                     .withCallback(new Finish(blockKey))

@@ -158,7 +158,7 @@ final class ContainerBook {
         Optional<String> aborted = p.launch().abortReason();
         if (aborted.isPresent() && p.launch().id().isEmpty()) {
             p.launch().close();
-            throw new LaunchAbortedException(aborted.get());
+            throw new LaunchAbortedException("its container", aborted.get(), "no container was created and the body did not run");
         }
         // from here on the container exists (or will, for a launch not aborted): it is the business of whoever started it
         started.computeIfAbsent(p.blockKey(), k -> new CopyOnWriteArrayList<>())

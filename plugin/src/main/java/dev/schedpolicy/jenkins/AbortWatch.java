@@ -1,0 +1,62 @@
+package dev.schedpolicy.jenkins;
+
+import edu.umd.cs.findbugs.annotations.CheckForNull;
+import hudson.model.Executor;
+import hudson.model.Run;
+import hudson.security.ACL;
+import hudson.security.ACLContext;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import jenkins.model.InterruptedBuildAction;
+import jenkins.util.Timer;
+
+/**
+ * Tells a launch that waits for its policy shim (or its container) that its build was stopped. A Pipeline's
+ * {@code sh} launches on the CPS VM thread, which a stop does not interrupt (the stop itself queues behind it on that
+ * thread), so without this the launch waited until the shim came or the handshake timed out, and the command then
+ * started after the abort. A stop shows at once on the build: {@link Executor#interrupt} records its cause, and a
+ * Pipeline moves it into a new {@link InterruptedBuildAction} straight away (the "Aborted by" line); a build that
+ * caught an earlier stop and went on is not taken for stopped again, only a new one counts.
+ */
+final class AbortWatch implements AutoCloseable {
+    private static final long PERIOD_MS = 200;
+
+    @CheckForNull
+    private final ScheduledFuture<?> poll;
+
+    private AbortWatch(@CheckForNull final ScheduledFuture<?> poll) {
+        this.poll = poll;
+    }
+
+    /** Runs {@code onAbort} once if the build {@code runId} is stopped before {@link #close}; nothing for a null id. */
+    static AbortWatch start(@CheckForNull final String runId, final Runnable onAbort) {
+        if (runId == null) {
+            return new AbortWatch(null);
+        }
+        Run<?, ?> run;
+        try (ACLContext ignored = ACL.as2(ACL.SYSTEM2)) {
+            run = Run.fromExternalizableId(runId);
+        }
+        if (run == null) {
+            return new AbortWatch(null);
+        }
+        Executor executor = run.getExecutor();
+        int before = run.getActions(InterruptedBuildAction.class).size();
+        AtomicBoolean fired = new AtomicBoolean();
+        return new AbortWatch(Timer.get().scheduleWithFixedDelay(() -> {
+            boolean stopped = run.getActions(InterruptedBuildAction.class).size() > before
+                    || executor != null && !executor.getCausesOfInterruption().isEmpty();
+            if (stopped && fired.compareAndSet(false, true)) {
+                onAbort.run();
+            }
+        }, PERIOD_MS, PERIOD_MS, TimeUnit.MILLISECONDS));
+    }
+
+    @Override
+    public void close() {
+        if (poll != null) {
+            poll.cancel(false);
+        }
+    }
+}
