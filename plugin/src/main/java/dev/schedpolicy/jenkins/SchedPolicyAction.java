@@ -107,12 +107,14 @@ public class SchedPolicyAction implements RunAction2 {
         if (run != null) {
             try {
                 run.save();
-            } catch (java.nio.channels.ClosedByInterruptException e) {
-                // the build was stopped while a block started (the step's thread is interrupted): the record is in
-                // memory and the build saves its actions again when it ends
-                Thread.currentThread().interrupt();
-                LOGGER.log(Level.FINE, "the save of the Sched Policy record of " + run + " was interrupted", e);
             } catch (IOException e) {
+                if (e instanceof java.nio.channels.ClosedByInterruptException || Thread.currentThread().isInterrupted()) {
+                    // the build was stopped while a block started or ended (the step's thread is interrupted, and the
+                    // write with it): the record is in memory and the build saves its actions again when it ends
+                    Thread.currentThread().interrupt();
+                    LOGGER.log(Level.FINE, "the save of the Sched Policy record of " + run + " was interrupted", e);
+                    return;
+                }
                 LOGGER.log(Level.WARNING, "cannot save the Sched Policy record of " + run, e);
             }
         }
