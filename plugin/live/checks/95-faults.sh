@@ -1,8 +1,8 @@
 # Faults around a running block (issue 26): the controller SIGKILLed and restarted on the same JENKINS_HOME, an
 # inbound agent's JVM SIGKILLed and started again, its connection dropped, a build aborted while its launch waits
-# for the handshake, the agent's state directory unwritable or full, the cpu cgroup controller read-only, the idle
-# parent removed while a build runs under it. Each case says what the user sees (result, console), what the kernel
-# shows (/proc of the block's processes, found by a FAULTMARK variable in their environment) and what is left on
+# for the handshake or a container launch for its container, the agent's state directory unwritable or full, the cpu
+# cgroup controller read-only, the idle parent removed while a build runs under it. Each case says what the user
+# sees (result, console), what the kernel shows (/proc of the block's processes, found by a FAULTMARK variable in their environment) and what is left on
 # the machine afterwards (cgroups schedpolicy-PID-* of every JVM involved, handshake entries in the agent's state
 # directory, processes), repeated FAULT_CYCLES times (1 by default, 2 to 4.5 minutes on a busy 2-CPU machine; docs/no-leak.md gives 20 cycles, two runs of 10).
 # Groups a dead JVM left are what the next start removes: after each case an engine start (the agent's, or a
