@@ -1,9 +1,9 @@
 package dev.schedpolicy.jenkins;
 
+import dev.schedpolicy.engine.agent.AbortedLaunchException;
 import dev.schedpolicy.engine.agent.LaunchMarks;
 import dev.schedpolicy.engine.agent.LaunchRecord;
 import dev.schedpolicy.engine.agent.PreparedLaunch;
-import dev.schedpolicy.engine.launch.LaunchAbortedException;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.AbortException;
@@ -149,7 +149,7 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
         } catch (InterruptedException e) {
             abortQuietly(channel, prepared.id(), "the build was interrupted");
             throw (IOException) new InterruptedIOException("interrupted while applying " + settings.policy()).initCause(e);
-        } catch (LaunchAbortedException e) {
+        } catch (AbortedLaunchException e) {
             throw new AbortException("[schedpolicy] " + e.getMessage());
         } catch (RuntimeException e) {
             // the engine refused under on-unsupported=fail: the shim exits 125 without running the command

@@ -10,7 +10,6 @@ import dev.schedpolicy.engine.container.ContainerReadBack;
 import dev.schedpolicy.engine.container.ContainerRefusal;
 import dev.schedpolicy.engine.container.DriverQuery;
 import dev.schedpolicy.engine.container.PerTaskParts;
-import dev.schedpolicy.engine.launch.LaunchAbortedException;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.policy.OnUnsupported;
 import dev.schedpolicy.engine.policy.Policy;
@@ -128,7 +127,7 @@ final class ContainerBook {
 
     /**
      * Reads back the container the launch made or joined; never fails a launch that made its container. One aborted while
-     * its container did not exist yet fails with {@link LaunchAbortedException}: its --cidfile directory is removed, so a
+     * its container did not exist yet fails with {@link AbortedLaunchException}: its --cidfile directory is removed, so a
      * client that comes later fails before it creates the container (docker and podman open the file first), and the
      * caller stops the client.
      */
@@ -158,7 +157,7 @@ final class ContainerBook {
         Optional<String> aborted = p.launch().abortReason();
         if (aborted.isPresent() && p.launch().id().isEmpty()) {
             p.launch().close();
-            throw new LaunchAbortedException("its container", aborted.get(), "no container was created and the body did not run");
+            throw AbortedLaunchException.beforeContainer(aborted.get());
         }
         // from here on the container exists (or will, for a launch not aborted): it is the business of whoever started it
         started.computeIfAbsent(p.blockKey(), k -> new CopyOnWriteArrayList<>())

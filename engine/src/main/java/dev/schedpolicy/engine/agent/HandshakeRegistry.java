@@ -6,6 +6,7 @@ import dev.schedpolicy.engine.container.ContainerRefusal;
 import dev.schedpolicy.engine.launch.CgroupGroupProvider;
 import dev.schedpolicy.engine.launch.CpuGroupProvider;
 import dev.schedpolicy.engine.launch.Handshake;
+import dev.schedpolicy.engine.launch.LaunchAbortedException;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.launch.ParkAndRelease;
 import dev.schedpolicy.engine.launch.PolicedLaunch;
@@ -174,6 +175,7 @@ public final class HandshakeRegistry implements AutoCloseable {
      * Waits for the parked command's PID, applies and verifies the policy, and lets the command run.
      *
      * @throws IllegalStateException when no such launch is pending (timed out, aborted, or another JVM)
+     * @throws AbortedLaunchException when {@link #abort} was called while the release waited: the command never runs
      * @throws dev.schedpolicy.engine.launch.PolicyApplyException when the policy could not be applied
      *         under on-unsupported=fail, or the command never reached the shim
      */
@@ -191,6 +193,9 @@ public final class HandshakeRegistry implements AutoCloseable {
         try {
             // pending while it waits for the shim: an abort (the build was stopped) finds it and ends the wait
             launch = p.handshake().release(timeout, pid -> measures.attach(id, pid));
+        } catch (LaunchAbortedException e) {
+            measures.drop(id);
+            throw new AbortedLaunchException(e.getMessage(), e);
         } catch (RuntimeException e) {
             measures.drop(id);
             throw e;

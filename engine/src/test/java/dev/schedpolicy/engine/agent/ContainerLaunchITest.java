@@ -241,7 +241,7 @@ class ContainerLaunchITest {
         assertThat(release).isNotDone();
         registry.abort(prepared.id(), "the build was stopped");
         assertThatThrownBy(() -> release.get(2, TimeUnit.SECONDS)).as("the wait ends within 2 s of the abort")
-                .hasCauseInstanceOf(dev.schedpolicy.engine.launch.LaunchAbortedException.class)
+                .hasCauseInstanceOf(AbortedLaunchException.class)
                 .hasMessageContaining("the build was stopped").hasMessageContaining("no container was created");
         assertThat(stateEntries()).as("the cid directory is gone").isEmpty();
 

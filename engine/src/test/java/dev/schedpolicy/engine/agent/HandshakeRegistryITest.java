@@ -173,7 +173,8 @@ class HandshakeRegistryITest {
         registry.abort(prepared.id(), "the build was aborted");
         assertThatThrownBy(() -> release.get(2, java.util.concurrent.TimeUnit.SECONDS))
                 .as("the waiting release ends within 2 s of the abort")
-                .hasCauseInstanceOf(PolicyApplyException.class).hasMessageContaining("the build was aborted");
+                .hasCauseInstanceOf(AbortedLaunchException.class).hasMessageContaining("the build was aborted")
+                .hasMessageContaining("the command was not started");
         assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(2000);
         assertThat(registry.pendingCount()).isZero();
         assertThat(handshakeDirs()).isEmpty();
