@@ -83,8 +83,14 @@ public record LaunchName(String build, String stage, String branch, String step,
         return "";
     }
 
+    /** At most {@code max} characters: at the last word that fits when that keeps at least half, else mid-word. */
     private static String cut(final String s, final int max) {
-        return s.length() <= max ? s : s.substring(0, max - 1).stripTrailing() + "…";
+        if (s.length() <= max) {
+            return s;
+        }
+        String head = s.substring(0, max - 1);
+        int space = head.lastIndexOf(' ');
+        return (space >= max / 2 ? head.substring(0, space) : head).stripTrailing() + "…";
     }
 
     /** A job's full name keeps its end, which tells jobs of one folder apart: {@code …/team/compile #212}. */
