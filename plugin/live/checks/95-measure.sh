@@ -44,7 +44,7 @@ print(l.get("stage"), l.get("step"), l["label"], sep="|")'
 page_where() {
   jcurl "$J/job/$1/$2/" | python3 -c '
 import html, re, sys
-for cell in re.findall(r"<td class=\"schedpolicy-measure-where\"[^>]*>(.*?)</td>", sys.stdin.read(), re.S):
+for cell in re.findall(r"<td[^>]*class=\"schedpolicy-measure-where\"[^>]*>(.*?)</td>", sys.stdin.read(), re.S):
     print(html.unescape(cell).strip())'
 }
 # neighbour_starts NEIGHBOURS PREFIX: the first neighbour named (of "a: N% of the wait|b: ...") starts with PREFIX

@@ -166,6 +166,24 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
             return out;
         }
 
+        /**
+         * The page's "Beside" cell: per neighbour its part of the wait first, which a reader scans for, then its name;
+         * the same figures as {@link #getNeighbours()}.
+         */
+        public List<String[]> getBeside() {
+            List<String[]> out = new ArrayList<>();
+            long wait = Math.max(1, r().waitNanos());
+            for (int i = 0; i < r().neighbourLabels().size(); i++) {
+                out.add(new String[] {String.format(Locale.ROOT, "%.0f%%", 100.0 * r().neighbourWaitNanos().get(i) / wait),
+                        r().neighbourLabels().get(i)});
+            }
+            if (r().waitNanos() > 0) {
+                out.add(new String[] {String.format(Locale.ROOT, "%.0f%%", 100.0 * r().otherWaitNanos() / wait),
+                        "other processes on the machine"});
+            }
+            return out;
+        }
+
         @Exported
         public String getSource() {
             return r().source();
