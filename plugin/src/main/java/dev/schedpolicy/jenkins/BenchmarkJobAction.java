@@ -7,7 +7,6 @@ import edu.hm.hafner.echarts.LinesChartModel;
 import hudson.model.Job;
 import hudson.model.Run;
 import io.jenkins.plugins.echarts.AsyncTrendJobAction;
-import io.jenkins.plugins.echarts.JenkinsPalette;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -55,17 +54,13 @@ public class BenchmarkJobAction extends AsyncTrendJobAction<BenchmarkBuildAction
                 oldestFirst.stream().map(BenchmarkTrend.Build::number).toList());
         int color = 0;
         for (BenchmarkTrend.Series s : BenchmarkTrend.series(oldestFirst)) {
-            LineSeries series = new LineSeries(s.name(), JenkinsPalette.chartColor(color++).normal(),
-                    LineSeries.StackedMode.SEPARATE_LINES, LineSeries.FilledMode.LINES);
-            // LineSeries.add prepends (echarts-build-trends): adding newest first leaves the series oldest first
+            LineSeries series = TrendCharts.line(s.name(), color++);
             List<Integer> values = new ArrayList<>(s.values());
             Collections.reverse(values);
             values.forEach(series::add);
             model.addSeries(series);
         }
-        model.setRangeMin(0);
-        model.setRangeMax(100);
-        return model;
+        return TrendCharts.percent(model);
     }
 
     @Override

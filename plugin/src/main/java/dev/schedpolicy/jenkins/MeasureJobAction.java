@@ -5,7 +5,6 @@ import edu.hm.hafner.echarts.LineSeries;
 import edu.hm.hafner.echarts.LinesChartModel;
 import hudson.model.Job;
 import io.jenkins.plugins.echarts.AsyncTrendJobAction;
-import io.jenkins.plugins.echarts.JenkinsPalette;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,20 +36,15 @@ public class MeasureJobAction extends AsyncTrendJobAction<MeasureBuildAction> {
             numbers.add(builds.get(i).getBuild().getNumber());
         }
         LinesChartModel model = new LinesChartModel(labels, numbers);
-        LineSeries all = new LineSeries("all launches", JenkinsPalette.chartColor(0).normal(),
-                LineSeries.StackedMode.SEPARATE_LINES, LineSeries.FilledMode.LINES);
-        LineSeries unlowered = new LineSeries("launches without a policy", JenkinsPalette.chartColor(1).normal(),
-                LineSeries.StackedMode.SEPARATE_LINES, LineSeries.FilledMode.LINES);
-        // LineSeries.add prepends: adding newest first leaves the series oldest first, as the labels
+        LineSeries all = TrendCharts.line("all launches", 0);
+        LineSeries unlowered = TrendCharts.line("launches without a policy", 1);
         for (MeasureBuildAction a : newestFirst) {
             all.add((int) Math.round(a.getWaitSharePercent()));
             unlowered.add((int) Math.round(Math.max(0, a.getUnloweredWaitSharePercent())));
         }
         model.addSeries(all);
         model.addSeries(unlowered);
-        model.setRangeMin(0);
-        model.setRangeMax(100);
-        return model;
+        return TrendCharts.percent(model);
     }
 
     @Override
