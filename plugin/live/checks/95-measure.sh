@@ -69,6 +69,17 @@ check "measure: the build page names the launch stage 'Test' › $STEP_TEST (no 
   grep -qxF "stage 'Test' › $STEP_TEST (no policy)" <<<"$(page_where m-test "$ALONE")"
 shot "job/m-test/$ALONE/" measure-build-alone
 
+# Declarative: a parallel stage is a branch named after its stage, so the row names the stage alone
+pipeline_job m-declarative <<'G'
+pipeline { agent any; stages { stage('Checks') { parallel { stage('lint') { steps { sh 'echo linting' } } } } } }
+G
+run_build m-declarative 300
+# the figures reach the build a moment after its result (as in test_figures): ask again for up to 15 s
+for _ in $(seq 30); do DECL=$(page_where m-declarative "$BUILD"); [ -n "$DECL" ] && break; sleep 0.5; done
+note "Declarative, on the page: $DECL"
+check "measure: a Declarative parallel stage's launch is named by its stage, stage 'lint' › sh 'echo linting' (no policy)" \
+  grep -qxF "stage 'lint' › sh 'echo linting' (no policy)" <<<"$DECL"
+
 # beside_run HEAVYJOB: starts HEAVYJOB, lets its loops start, runs the test job, stops HEAVYJOB; sets T1, W1, N1, HEAVY
 beside_run() {
   rm -f "$OUT/m-heavy.stop"
