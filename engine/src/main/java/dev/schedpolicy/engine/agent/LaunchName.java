@@ -6,7 +6,8 @@ import java.util.Objects;
  * How a measured launch is named to a reader: its build, where in the build it ran (stage, parallel branch, step) and
  * its policy, e.g. {@code compile #212 › stage 'Build' › sh 'make -j8' (idle)}. The controller fills it from what it
  * knows (a Pipeline's flow graph, a freestyle build step) and hands {@link #text()} to the agent, which keeps it as an
- * opaque string; the build page shows {@link #where()} in its own rows, where the build goes without saying.
+ * opaque string; the build page shows {@link #where()} in its own rows, where the build goes without saying, and
+ * only there the step's script or label.
  * Each part is cut to a few words so that a neighbour list stays readable.
  *
  * @param build  the build, e.g. {@code compile #212}; required
@@ -64,10 +65,21 @@ public record LaunchName(String build, String stage, String branch, String step,
         return b.toString();
     }
 
-    /** The whole name, as the agent records it and other launches name it: {@code m-heavy #1 › stage 'Heavy' › sh (no policy)}. */
+    /**
+     * The name other builds' pages show when they list this launch as a neighbour, as the agent records it:
+     * {@code m-heavy #1 › stage 'Heavy' › sh (no policy)}. The step goes by its function name only: a reader of the
+     * build it ran beside may not read this job, and a script's first words can hold what its author would not show
+     * them (a URL, a user name, a secret put into the script by Groovy interpolation).
+     */
     public String text() {
-        String where = where();
+        String where = new LaunchName(build, stage, branch, stepFunction(), policy).where();
         return build + (where.isEmpty() ? "" : SEP + where) + " (" + policy + ")";
+    }
+
+    /** {@code sh} of {@code sh 'make -j8'}; "" for a step known only by its detail. */
+    private String stepFunction() {
+        int quote = step.indexOf(" '");
+        return step.startsWith("'") ? "" : quote < 0 ? step : step.substring(0, quote);
     }
 
     /** The first non-blank line, blanks collapsed: a script's first command is what a reader recognises. */
