@@ -21,9 +21,9 @@ OUT=$(realpath -m "${3:-$ROOT/plugin/target/live/schedpolicy.hpi}")
 [ -d "$PLUGINS" ] || { echo "no plugins folder at $2" >&2; exit 2; }
 
 # The plugins the code compiles against (Plugin-Dependencies); their own dependencies are found by Jenkins.
-DEPENDS=(structs workflow-step-api jackson2-api plugin-util-api echarts-api)
+DEPENDS=(structs workflow-step-api workflow-api jackson2-api plugin-util-api echarts-api)
 # Only for compiling: what the compiled-against plugins themselves need on the classpath.
-COMPILE_ALSO=(workflow-api workflow-support scm-api bootstrap5-api font-awesome-api jquery3-api)
+COMPILE_ALSO=(workflow-support scm-api bootstrap5-api font-awesome-api jquery3-api)
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/schedpolicy-hpi.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT

@@ -83,9 +83,34 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
             return launch.getRecord();
         }
 
+        /** The launch as the agent recorded it and other launches name it: build, stage, step, policy. */
         @Exported
         public String getLabel() {
             return r().label();
+        }
+
+        /** The innermost stage the launch ran in; "" for none or not known (a freestyle build, an SCM checkout). */
+        @Exported
+        public String getStage() {
+            return launch.where().stage();
+        }
+
+        /** The parallel branch it ran in when that is not its stage's own name; "" for none. */
+        @Exported
+        public String getBranch() {
+            return launch.where().branch();
+        }
+
+        /** The step that launched it, e.g. {@code sh 'make -j8'}, {@code sh 'unit tests'} (its label), {@code Execute shell}. */
+        @Exported
+        public String getStep() {
+            return launch.where().step();
+        }
+
+        /** What the page shows: stage, branch and step, e.g. {@code stage 'Test' › sh}; the label when none is known. */
+        public String getWhere() {
+            String where = launch.where().where();
+            return where.isEmpty() ? r().label() : where + " (" + getPolicy() + ")";
         }
 
         @Exported
@@ -137,6 +162,24 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
             if (r().waitNanos() > 0) {
                 out.add(String.format(Locale.ROOT, "other processes on the machine: %.0f%% of the wait",
                         100.0 * r().otherWaitNanos() / wait));
+            }
+            return out;
+        }
+
+        /**
+         * The page's "Beside" cell: per neighbour its part of the wait first, which a reader scans for, then its name;
+         * the same figures as {@link #getNeighbours()}.
+         */
+        public List<String[]> getBeside() {
+            List<String[]> out = new ArrayList<>();
+            long wait = Math.max(1, r().waitNanos());
+            for (int i = 0; i < r().neighbourLabels().size(); i++) {
+                out.add(new String[] {String.format(Locale.ROOT, "%.0f%%", 100.0 * r().neighbourWaitNanos().get(i) / wait),
+                        r().neighbourLabels().get(i)});
+            }
+            if (r().waitNanos() > 0) {
+                out.add(new String[] {String.format(Locale.ROOT, "%.0f%%", 100.0 * r().otherWaitNanos() / wait),
+                        "other processes on the machine"});
             }
             return out;
         }

@@ -55,7 +55,7 @@ public class MeasureCollector extends RunListener<Run<?, ?>> {
             List<MeasureRecord> records = channel.call(new AgentCalls.CollectMeasures(ids, WAIT_SECONDS));
             for (MeasuredLaunches.Pending p : pending) {
                 records.stream().filter(r -> r.id().equals(p.id)).findFirst()
-                        .ifPresentOrElse(r -> result.add(new MeasureResult.Launch(node, p.policy, r)),
+                        .ifPresentOrElse(r -> result.add(new MeasureResult.Launch(node, p.policy, r, p.stage, p.branch, p.step)),
                                 () -> result.missing(p.label + " on " + where + ": the agent has no figures (it restarted?)"));
             }
         } catch (java.io.IOException | InterruptedException | RuntimeException e) {

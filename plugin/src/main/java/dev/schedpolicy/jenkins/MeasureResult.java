@@ -1,5 +1,6 @@
 package dev.schedpolicy.jenkins;
 
+import dev.schedpolicy.engine.agent.LaunchName;
 import dev.schedpolicy.engine.agent.MeasureRecord;
 import dev.schedpolicy.engine.fleet.WaitShares;
 import java.io.Serial;
@@ -13,18 +14,33 @@ public final class MeasureResult implements Serializable {
     @Serial
     private static final long serialVersionUID = 1L;
 
-    /** One launch: the node it ran on ("" built-in), its policy ("normal": not lowered), and the agent's figures. */
+    /**
+     * One launch: the node it ran on ("" built-in), its policy ("normal": not lowered), the agent's figures, and where
+     * in the build it ran (stage, parallel branch, step; "" when not known, null in figures stored before).
+     */
     public static final class Launch implements Serializable {
         @Serial
         private static final long serialVersionUID = 1L;
         private final String node;
         private final String policy;
         private final MeasureRecord record;
+        private final String stage;
+        private final String branch;
+        private final String step;
 
-        Launch(final String node, final String policy, final MeasureRecord record) {
+        Launch(final String node, final String policy, final MeasureRecord record, final String stage, final String branch,
+                final String step) {
             this.node = node;
             this.policy = policy;
             this.record = record;
+            this.stage = stage;
+            this.branch = branch;
+            this.step = step;
+        }
+
+        /** The stage, parallel branch and step the launch ran in, e.g. {@code stage 'Test' › sh 'make'}; "" when not known. */
+        public LaunchName where() {
+            return new LaunchName("", stage, branch, step, policy);
         }
 
         public String getNode() {

@@ -1,5 +1,6 @@
 package dev.schedpolicy.jenkins;
 
+import dev.schedpolicy.engine.agent.LaunchName;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import hudson.model.InvisibleAction;
 import hudson.model.Job;
@@ -23,18 +24,27 @@ import jenkins.model.Jenkins;
 public class MeasuredLaunches extends InvisibleAction {
     private static final Logger LOGGER = Logger.getLogger(MeasuredLaunches.class.getName());
 
-    /** One measured launch: where it ran, its id in that agent's registry, how it is named, its policy. */
+    /**
+     * One measured launch: where it ran, its id in that agent's registry, how it is named, its policy, and where in the
+     * build it ran (stage, parallel branch, step: "" when not known; null in builds saved before they were recorded).
+     */
     static final class Pending {
         final String node;
         final String id;
         final String label;
         final String policy;
+        final String stage;
+        final String branch;
+        final String step;
 
-        Pending(final String node, final String id, final String label, final String policy) {
+        Pending(final String node, final String id, final LaunchName name, final String policy) {
             this.node = node;
             this.id = id;
-            this.label = label;
+            this.label = name.text();
             this.policy = policy;
+            this.stage = name.stage();
+            this.branch = name.branch();
+            this.step = name.step();
         }
     }
 
@@ -54,10 +64,9 @@ public class MeasuredLaunches extends InvisibleAction {
         }
         Run<?, ?> run = runOf(settings.runId(), envs);
         String policy = settings.policy();
-        String label = (run == null ? "a launch outside a build" : run.getParent().getFullDisplayName() + " #" + run.getNumber())
-                + " (" + ("normal".equals(policy) || policy == null || policy.isBlank() ? "no policy" : policy) + ")";
+        LaunchName name = run == null ? LaunchName.outsideBuild(policy) : name(run, policy);
         try {
-            String refused = channel.call(new AgentCalls.Measure(id, label));
+            String refused = channel.call(new AgentCalls.Measure(id, name.text()));
             if (!refused.isEmpty()) {
                 log.println("[schedpolicy] not measured: " + refused);
                 return;
@@ -76,7 +85,7 @@ public class MeasuredLaunches extends InvisibleAction {
                 }
             }
             synchronized (a) {
-                a.pending.add(new Pending(settings.node() == null ? "" : settings.node(), id, label, policy));
+                a.pending.add(new Pending(settings.node() == null ? "" : settings.node(), id, name, policy));
             }
             try {
                 run.save();
@@ -84,6 +93,19 @@ public class MeasuredLaunches extends InvisibleAction {
                 LOGGER.log(Level.WARNING, "cannot save the measured launches of " + run, e);
             }
         }
+    }
+
+    /**
+     * The launch named as its reader knows it: the build, and the Pipeline step or freestyle build step launching on
+     * this thread when there is one (the launch runs on the thread of the step that asked for it).
+     */
+    private static LaunchName name(final Run<?, ?> run, final String policy) {
+        String build = run.getParent().getFullDisplayName() + " #" + run.getNumber();
+        LaunchName name = PipelineSteps.name(run, build, policy);
+        if (name == null) {
+            name = FreestyleSteps.name(run, build, policy);
+        }
+        return name != null ? name : new LaunchName(build, "", "", "", policy);
     }
 
     @CheckForNull

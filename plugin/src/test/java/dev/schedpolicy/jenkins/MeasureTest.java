@@ -1,11 +1,15 @@
 package dev.schedpolicy.jenkins;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import hudson.model.FreeStyleBuild;
+import hudson.model.FreeStyleProject;
 import hudson.model.Label;
 import hudson.model.Result;
 import hudson.slaves.DumbSlave;
+import hudson.tasks.Shell;
 import java.util.List;
 import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
@@ -40,13 +44,67 @@ class MeasureTest {
         List<MeasureBuildAction.Row> rows = action.getLaunches();
         assertThat(rows).isNotEmpty();
         MeasureBuildAction.Row sh = rows.stream().max((x, y) -> Double.compare(x.getCpuSeconds(), y.getCpuSeconds())).orElseThrow();
-        assertThat(sh.getLabel()).isEqualTo("p #1 (no policy)");
+        assertThat(sh.getLabel()).as("the name other builds show: no script").isEqualTo("p #1 › sh (no policy)");
+        assertThat(sh.getStage()).isEmpty();
+        assertThat(sh.getStep()).isEqualTo("sh 'i=0; while [ $i…'");
         assertThat(sh.getNode()).isEqualTo(agent.getNodeName());
         assertThat(sh.getCpuSeconds()).isPositive();
         assertThat(sh.getWaitSharePercent()).isBetween(0.0, 100.0);
         assertThat(sh.isEnded()).isTrue();
         assertThat(action.getMissing()).isEmpty();
         assertThat(p.getAction(MeasureJobAction.class)).as("the job's trend").isNotNull();
+    }
+
+    @Test
+    void shouldLabelEachLaunchByItsStageAndStep() throws Exception {
+        DumbSlave agent = measuredAgent();
+        WorkflowJob p = j.jenkins.createProject(WorkflowJob.class, "two-stages");
+        p.setDefinition(new CpsFlowDefinition("node('measured') {\n"
+                + "  stage('Build') { sh 'echo compiling' }\n"
+                + "  stage('Test') { sh label: 'unit tests', script: 'echo testing' }\n"
+                + "  stage('Checks') { parallel lint: { sh 'echo linting' } }\n"
+                + "}", true));
+        WorkflowRun b = j.buildAndAssertStatus(Result.SUCCESS, p);
+        MeasureBuildAction action = b.getAction(MeasureBuildAction.class);
+        assertThat(action).as("the build's measured launches").isNotNull();
+        // durable-task's sh launches once per step (the wrapper starts the script and its heartbeat itself)
+        assertThat(action.getLaunches()).extracting(MeasureBuildAction.Row::getStage, MeasureBuildAction.Row::getBranch,
+                MeasureBuildAction.Row::getStep).containsExactlyInAnyOrder(
+                        tuple("Build", "", "sh 'echo compiling'"),
+                        tuple("Test", "", "sh 'unit tests'"),
+                        tuple("Checks", "lint", "sh 'echo linting'"));
+        assertThat(action.getLaunches()).extracting(MeasureBuildAction.Row::getWhere).containsExactlyInAnyOrder(
+                "stage 'Build' › sh 'echo compiling' (no policy)", "stage 'Test' › sh 'unit tests' (no policy)",
+                "stage 'Checks' › branch 'lint' › sh 'echo linting' (no policy)");
+        assertThat(action.getLaunches()).extracting(MeasureBuildAction.Row::getLabel)
+                .contains("two-stages #1 › stage 'Test' › sh (no policy)");
+        assertThat(action.getLaunches()).allSatisfy(r -> assertThat(r.getNode()).isEqualTo(agent.getNodeName()));
+        JenkinsRule.WebClient wc = j.createWebClient();
+        String table = wc.getPage(b).getElementById("schedpolicy-measure-table").asNormalizedText();
+        assertThat(table).contains("stage 'Test' › sh 'unit tests' (no policy)", "stage 'Build' › sh 'echo compiling' (no policy)");
+        String json = wc.goTo(b.getUrl() + "schedpolicy-measure/api/json?depth=2", "application/json").getWebResponse()
+                .getContentAsString();
+        assertThat(json).contains("\"stage\":\"Test\"", "\"step\":\"sh 'unit tests'\"", "\"branch\":\"lint\"");
+    }
+
+    @Test
+    void shouldLabelAFreestyleLaunchByItsBuildStep() throws Exception {
+        DumbSlave agent = measuredAgent();
+        FreeStyleProject p = j.createFreeStyleProject("fs");
+        p.setAssignedNode(agent);
+        p.getBuildersList().add(new Shell("echo freestyle"));
+        FreeStyleBuild b = j.buildAndAssertSuccess(p);
+        MeasureBuildAction action = b.getAction(MeasureBuildAction.class);
+        assertThat(action).as("the build's measured launches").isNotNull();
+        assertThat(action.getLaunches()).extracting(MeasureBuildAction.Row::getLabel).contains("fs #1 › Execute shell (no policy)");
+    }
+
+    private DumbSlave measuredAgent() throws Exception {
+        DumbSlave agent = j.createOnlineSlave(Label.get("measured"));
+        SchedPolicyNodeProperty property = new SchedPolicyNodeProperty("normal");
+        property.setMeasure(true);
+        agent.getNodeProperties().add(property);
+        return agent;
     }
 
     @Test
