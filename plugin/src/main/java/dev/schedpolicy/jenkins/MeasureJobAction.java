@@ -18,29 +18,27 @@ public class MeasureJobAction extends AsyncTrendJobAction<MeasureBuildAction> {
 
     @Override
     protected LinesChartModel createChartModel() {
-        List<MeasureBuildAction> newestFirst = new ArrayList<>();
-        List<BuildResult<MeasureBuildAction>> builds = new ArrayList<>();
+        List<BuildResult<MeasureBuildAction>> newestFirst = new ArrayList<>();
         for (BuildResult<MeasureBuildAction> r : createBuildHistory()) {
             if (newestFirst.size() >= MAX_BUILDS) {
                 break;
             }
             if (r.getResult().getWaitSharePercent() >= 0) {
-                newestFirst.add(r.getResult());
-                builds.add(r);
+                newestFirst.add(r);
             }
         }
         List<String> labels = new ArrayList<>();
         List<Integer> numbers = new ArrayList<>();
-        for (int i = builds.size() - 1; i >= 0; i--) {
-            labels.add(builds.get(i).getBuild().getDisplayName());
-            numbers.add(builds.get(i).getBuild().getNumber());
+        for (int i = newestFirst.size() - 1; i >= 0; i--) {
+            labels.add(newestFirst.get(i).getBuild().getDisplayName());
+            numbers.add(newestFirst.get(i).getBuild().getNumber());
         }
         LinesChartModel model = new LinesChartModel(labels, numbers);
         LineSeries all = TrendCharts.line("all launches", 0);
         LineSeries unlowered = TrendCharts.line("launches without a policy", 1);
-        for (MeasureBuildAction a : newestFirst) {
-            all.add((int) Math.round(a.getWaitSharePercent()));
-            unlowered.add((int) Math.round(Math.max(0, a.getUnloweredWaitSharePercent())));
+        for (BuildResult<MeasureBuildAction> r : newestFirst) {
+            all.add((int) Math.round(r.getResult().getWaitSharePercent()));
+            unlowered.add((int) Math.round(Math.max(0, r.getResult().getUnloweredWaitSharePercent())));
         }
         model.addSeries(all);
         model.addSeries(unlowered);
