@@ -123,8 +123,10 @@ class MeasureBookITest {
         try (MeasureBook tree = new MeasureBook(ProcFs.system(), new AccountingGroups(empty, empty), Duration.ofMillis(20))) {
             StepMeter meter = tree.open("tree");
             assertThat(meter.commandPrefix()).isEmpty();
+            // about a second of the child's CPU: the samples miss what runs after the last one, so a loop of 0.15 s
+            // (200,000 rounds) left them under the bound below once in a README verify run
             Process p = new ProcessBuilder("/bin/sh", "-c",
-                    "sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done'; exit 3").start();
+                    "sh -c 'i=0; while [ $i -lt 1000000 ]; do i=$((i+1)); done'; exit 3").start();
             meter.attach(p.pid());
             assertThat(p.waitFor()).isEqualTo(3);
             StepMeasure m = tree.close(meter);
