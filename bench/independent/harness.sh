@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # An independent measurement of what `schedpolicy bench` reports, made with no project code: plain setsid, nice,
-# chrt, mkdir in cgroupfs and a shell's own clock. The victim is a fixed-work single-threaded CPU benchmark
+# chrt, mkdir in cgroupfs and bash's own clock. The victim is a fixed-work single-threaded CPU benchmark
 # (sysbench cpu), the background COPIES real C++ compile loops (g++ -O2 of bg.cpp), each placed as the topology
 # says and lowered as the policy says. Kept % = mean unloaded wall time / loaded wall time, per repetition.
 #
@@ -19,7 +19,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TOPOLOGY=${1:?topology: same-agent, other-session or outside-agent} POLICY=${2:?policy: default, nice19, idle, cpu-idle}
 COPIES=${3:-4} REPS=${4:-5}
 EVENTS=${VICTIM_EVENTS:-3000}
-for tool in sysbench g++ setsid chrt python3; do
+for tool in bash sysbench g++ setsid chrt python3; do
   command -v "$tool" >/dev/null || { echo "harness: $tool is missing" >&2; exit 2; }
 done
 case "$POLICY" in
@@ -96,18 +96,19 @@ place() {
   PIDS+=($!); disown $!
 }
 
+# The victim's own wall time, in ms: bash reads its clock ($EPOCHREALTIME) just before and after the command, inside
+# the victim's session or cgroup, so making the group and moving into it (a cgroup move waits for an RCU grace
+# period) stay out of the figure, as the `date` forks around it do
 victim_ms() {
-  local start end
-  start=$(date +%s%N)
+  local timed=(bash -c 't0=$EPOCHREALTIME; "$@" >/dev/null; t1=$EPOCHREALTIME; echo $(( (${t1/./} - ${t0/./}) / 1000 ))' victim
+    sysbench cpu --threads=1 --events="$EVENTS" --time=0 run)
   case "$TOPOLOGY" in
-    same-agent) sysbench cpu --threads=1 --events="$EVENTS" --time=0 run >/dev/null ;;
-    other-session) setsid -w sysbench cpu --threads=1 --events="$EVENTS" --time=0 run >/dev/null ;;
+    same-agent) "${timed[@]}" ;;
+    other-session) setsid -w "${timed[@]}" ;;
     outside-agent)
       new_group "victim$1"
-      sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$NEW_GROUP" sysbench cpu --threads=1 --events="$EVENTS" --time=0 run >/dev/null ;;
+      sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$NEW_GROUP" "${timed[@]}" ;;
   esac
-  end=$(date +%s%N)
-  echo $(((end - start) / 1000000))
 }
 
 # unloaded baseline first, then the background and the loaded runs

@@ -16,7 +16,8 @@ import java.util.stream.Collectors;
 
 /**
  * Every process the benchmark started, so a cancel or a failure kills them all; a watchdog that kills a
- * workload that stops talking; and the temp directory of the workloads' error logs.
+ * workload that stops talking (its thread also samples a running victim); and the temp directory of the
+ * workloads' error logs.
  */
 final class ProcessTracker implements AutoCloseable {
     private final Set<ProcessStarter.Started> live = ConcurrentHashMap.newKeySet();
@@ -71,6 +72,11 @@ final class ProcessTracker implements AutoCloseable {
     /** Kills the process unless the returned handle is cancelled within the timeout. */
     ScheduledFuture<?> killAfter(final ProcessStarter.Started st, final long timeoutMs) {
         return watchdog.schedule(st::close, timeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** Runs a task every period on the watchdog's thread until the returned handle is cancelled. */
+    ScheduledFuture<?> repeat(final Runnable task, final long periodMs) {
+        return watchdog.scheduleWithFixedDelay(task, periodMs, periodMs, TimeUnit.MILLISECONDS);
     }
 
     /** Reads a line; kills the process when it takes longer than the timeout (readLine then ends with null). */

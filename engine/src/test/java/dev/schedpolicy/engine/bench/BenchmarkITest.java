@@ -76,6 +76,36 @@ class BenchmarkITest {
     }
 
     @Test
+    void shouldTimeTheVictimCommandAloneNotItsStart() throws Exception {
+        // a starter that takes 0.8 s, as a slow policy read-back or a cgroup move under load would
+        ProcessStarter slow = new ProcessStarter() {
+            private final PlainStarter plain = new PlainStarter();
+
+            @Override
+            public Started start(final ProcessBuilder builder, final BenchPolicy policy) throws java.io.IOException {
+                Started st = plain.start(builder, policy);
+                try {
+                    Thread.sleep(800);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return st;
+            }
+
+            @Override
+            public void validate(final String label) {
+            }
+        };
+        BenchReport r = Benchmark.run(BenchOptions.builder(scenario("compile-vs-test")).topologies(SAME_AGENT).policies(List.of("default"))
+                .loads(List.of(1.0)).repetitions(2).victimCommand("sleep 0.3").backgroundCommand("sleep 60").starter(slow).build(),
+                BenchListener.NONE).report();
+        assertThat(r.partial()).as(r.partialReason()).isFalse();
+        // the window opens once the victim's shell is in place and closes when the command ends: 0.3 s, not 1.1 s
+        assertThat(r.baseline().victimWorkMs().samples()).allSatisfy(ms -> assertThat(ms).isBetween(300.0, 700.0));
+        assertNoWorkloadLeft();
+    }
+
+    @Test
     void shouldKillEverythingAndKeepPartialResultsWhenCancelled() throws Exception {
         BenchOptions.Cancellation cancel = new BenchOptions.Cancellation();
         BenchResult result = Benchmark.run(BenchOptions.builder(scenario("seed-cpu-looper")).topologies(SAME_AGENT).policies(List.of("default"))
