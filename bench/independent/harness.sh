@@ -2,7 +2,8 @@
 # An independent measurement of what `schedpolicy bench` reports, made with no project code: plain setsid, nice,
 # chrt, mkdir in cgroupfs and bash's own clock. The victim is a fixed-work single-threaded CPU benchmark
 # (sysbench cpu), the background COPIES real C++ compile loops (g++ -O2 of bg.cpp), each placed as the topology
-# says and lowered as the policy says. Kept % = mean unloaded wall time / loaded wall time, per repetition.
+# says and lowered as the policy says. Kept % = mean unloaded wall time / loaded wall time, per repetition; the
+# unloaded runs alternate with the loaded ones, the background stopped (SIGSTOP) meanwhile.
 #
 #   bench/independent/harness.sh TOPOLOGY POLICY [COPIES] [REPETITIONS]
 #     TOPOLOGY  same-agent     victim and background in the harness's own session (one task group)
@@ -111,15 +112,46 @@ victim_ms() {
   esac
 }
 
-# unloaded baseline first, then the background and the loaded runs
+# every process of the background (the loops and the compilers they run), depth first
+tree() {
+  local p c
+  for p in "$@"; do
+    echo "$p"
+    for c in $(cat /proc/"$p"/task/*/children 2>/dev/null); do tree "$c"; done
+  done
+}
+# SIGSTOPs the whole background, again until none of it runs (a loop may fork between the listing and the signal)
+pause_background() {
+  local again=1 p state
+  while [ $again = 1 ]; do
+    again=0
+    for p in $(tree "${PIDS[@]}"); do
+      state=$(sed 's/.*) //' /proc/"$p"/stat 2>/dev/null | cut -d' ' -f1) || state="" # gone meanwhile
+      case "$state" in T | t | Z | X | "") ;; *) kill -STOP "$p" 2>/dev/null || true; again=1 ;; esac
+    done
+  done
+}
+resume_background() {
+  local p
+  for p in $(tree "${PIDS[@]}"); do kill -CONT "$p" 2>/dev/null || true; done
+}
+
+# The background runs throughout and is stopped (SIGSTOP) for each unloaded run, so unloaded and loaded runs
+# alternate: a drift of the machine over the minutes of a cell (the host's load on its vCPUs) falls on both alike
 g++ -O2 -c "$HERE/bg.cpp" -o /dev/null
-for r in $(seq "$REPS"); do victim_ms "u$r" >>"$WORK/unloaded"; done
 for c in $(seq "$COPIES"); do
   place "bg$c" \
     "${LOWER[@]}" sh -c 'while :; do g++ -O2 -c "$0" -o /dev/null; done' "$HERE/bg.cpp"
 done
 sleep 2 # the loops reach steady state
-for r in $(seq "$REPS"); do victim_ms "l$r" >>"$WORK/loaded"; done
+for r in $(seq "$REPS"); do
+  pause_background
+  sleep 0.3
+  victim_ms "u$r" >>"$WORK/unloaded"
+  resume_background
+  sleep 0.5 # the woken loops' task groups regain their load
+  victim_ms "l$r" >>"$WORK/loaded"
+done
 
 python3 - "$WORK/unloaded" "$WORK/loaded" "$TOPOLOGY" "$POLICY" <<'EOF'
 import statistics, sys
