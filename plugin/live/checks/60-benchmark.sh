@@ -12,12 +12,16 @@ check "schedBenchmark: the gate (default keeps < 99.5%) marks the build UNSTABLE
   bash -c "test '$RESULT' = UNSTABLE && grep -q '^\[schedpolicy\] benchmark gate: under .default. in same-agent .* the test job kept' '$CONSOLE'"
 # issue 23 item 6: the gate judged the worst topology (outside-agent, where per-task policies fail by design), so
 # gatePolicy 'idle' could never pass; it judges the policy's own topology (same-agent for default, nice, batch, idle)
+# worst_in POLICY TOPOLOGY [whole]: the worst mean kept % to one decimal as the console prints it, or (whole) to a
+# whole percent as the trend draws it: Java's Math.round of the unrounded mean, not a second rounding of the
+# decimal (57.46 is drawn 57, while "57.5" rounds to 58)
 worst_in() { python3 -c '
-import json, sys
+import json, math, sys
 r = json.load(sys.stdin)
 ks = [c["keptPct"]["mean"] for c in r["cells"] if c.get("topology") == sys.argv[2] and c["policy"] == sys.argv[1]
       and c["load"] > 0 and not c.get("fromBaseline") and c.get("keptPct")]
-print("%.1f" % min(ks) if ks else "none")' "$1" "$2"; }
+whole = len(sys.argv) > 3 and sys.argv[3] == "whole"
+print("none" if not ks else math.floor(min(ks) + 0.5) if whole else "%.1f" % min(ks))' "$@"; }
 report=$(jcurl "$J/job/p-bench/$BUILD/schedpolicy-benchmark/reportJson")
 same=$(worst_in default same-agent <<<"$report"); outside=$(worst_in default outside-agent <<<"$report")
 gate_kept=$(sed -n 's/^\[schedpolicy\] benchmark gate: under .default. in same-agent (executors of the same agent, the default for .default.) the test job kept \([0-9.]*\)%.*/\1/p' "$CONSOLE")
@@ -47,7 +51,7 @@ trend=$(browser open "$J/job/p-bench/" shot "$OUT/screenshots/benchmark-job.png"
   eval '(() => { const el = document.querySelector("div[_echarts_instance_]"); if (!el || !window.echarts) return "no chart"; const o = echarts.getInstanceByDom(el).getOption(); return o.xAxis[0].data.length + " builds, " + o.series.length + " series"; })()')
 check "schedBenchmark: the job page's trend shows both builds ($trend)" test "$trend" = "2 builds, 2 series"
 report2=$(jcurl "$J/job/p-bench/$BUILD/schedpolicy-benchmark/reportJson")
-want=$(python3 -c 'import sys; print(round(float(sys.argv[1])))' "$(worst_in default same-agent <<<"$report2")" 2>/dev/null)
+want=$(worst_in default same-agent whole <<<"$report2")
 drawn=$(browser open "$J/job/p-bench/" eval '(() => { const el = document.querySelector("div[_echarts_instance_]"); if (!el || !window.echarts) return "no chart"; const s = echarts.getInstanceByDom(el).getOption().series.find(x => x.name === "default"); return s ? String(s.data[s.data.length - 1]) : "no series"; })()')
 check "schedBenchmark: the trend follows the gate's topology (default in #$BUILD: drawn $drawn, same-agent $want)" test "$drawn" = "$want"
 
