@@ -4,9 +4,6 @@ import dev.schedpolicy.engine.bench.workload.Protocol;
 import dev.schedpolicy.engine.proc.SchedStat;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +63,7 @@ final class CommandVictim {
         ProcessStarter.Started st = launcher.startPoliced(launch, policy);
         try {
             applied.add("victim: " + st.applied() + (launch.where().isEmpty() ? "" : " in " + launch.where()));
-            BufferedReader out = new BufferedReader(new InputStreamReader(st.process().getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader out = WorkloadLauncher.reader(st.process());
             if (!Protocol.READY.equals(tracker.readLine(out, st, timeoutMs))) {
                 cancellation.throwIfCancelled();
                 throw new IOException("the victim command's shell did not start: " + tracker.tail("victim0.err"));
@@ -74,9 +71,7 @@ final class CommandVictim {
             placement.verify(launch, st.process().pid());
             Map<Long, SchedStat> perThread = new LinkedHashMap<>();
             Snapshot a = Snapshot.take(sampler, bg, Victims.NONE);
-            OutputStream in = st.process().getOutputStream();
-            in.write((Protocol.GO + "\n").getBytes(StandardCharsets.US_ASCII));
-            in.flush();
+            WorkloadLauncher.sayGo(st.process());
             ScheduledFuture<?> sampling = tracker.repeat(() -> {
                 synchronized (perThread) {
                     sampler.sampleTreeThreads(st.process().pid(), perThread);

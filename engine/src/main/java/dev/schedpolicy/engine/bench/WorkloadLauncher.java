@@ -256,9 +256,7 @@ final class WorkloadLauncher {
     /** Says GO to every victim and reads each one's result line. */
     List<VictimResult> go(final Victims v) throws IOException {
         for (ProcessStarter.Started victim : v.started()) {
-            OutputStream in = victim.process().getOutputStream();
-            in.write((Protocol.GO + "\n").getBytes(StandardCharsets.US_ASCII));
-            in.flush();
+            sayGo(victim.process());
         }
         List<VictimResult> results = new ArrayList<>();
         for (int c = 0; c < v.started().size(); c++) {
@@ -275,7 +273,14 @@ final class WorkloadLauncher {
         return results;
     }
 
-    private static BufferedReader reader(final Process p) {
+    /** Tells a victim waiting after {@link Protocol#READY} to start its work. */
+    static void sayGo(final Process victim) throws IOException {
+        OutputStream in = victim.getOutputStream();
+        in.write((Protocol.GO + "\n").getBytes(StandardCharsets.US_ASCII));
+        in.flush();
+    }
+
+    static BufferedReader reader(final Process p) {
         return new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     }
 }
