@@ -5,7 +5,14 @@
 # failed / skipped, with every skip's reason below it) and fails when a test fails or a guest does not finish
 # in two guests (a configuration that fails gets one more guest, for emulator crashes; both are printed).
 #
-#   .ci/kernel-lab-suite.sh [SUITE:CGROUP ...]     default: bookworm:v2 bookworm:v1 bullseye:v2 trixie-backports:v2
+#   .ci/kernel-lab-suite.sh [SUITE:CGROUP ...]     default: bookworm:v2 bullseye:v2 trixie-backports:v2 bookworm:v1
+#   KERNEL_LAB_JOBS=N                              guests at once (default: the host's CPUs, at most 2)
+#
+# A guest emulates its CPUs on one host thread (.ci/kernel-lab/README.md), so one guest leaves the other core of
+# a 2-core host idle: two guests at once take about as long each as one alone. Configurations start in the order
+# given (the longest first by default: bookworm:v2 also runs the reduced benchmark) and print in that order. Each
+# kernel is fetched and its boot image built once, by a first boot that runs `true`, before any two guests run,
+# so no two guests fetch into the cache or install host packages at the same time.
 #
 # SUITE is a Debian suite the lab fetches a kernel from (bullseye 5.10, bookworm 6.1, trixie 6.12,
 # trixie-backports: the newest), CGROUP a layout (v2, v1, v1-split, hybrid). Results: target/kernel-lab/.
@@ -16,7 +23,7 @@ shopt -s nullglob
 cd "$(dirname "$0")/.."
 lab=.ci/kernel-lab/kernel-lab.sh
 configs=("$@")
-[ ${#configs[@]} -gt 0 ] || configs=(bookworm:v2 bookworm:v1 bullseye:v2 trixie-backports:v2)
+[ ${#configs[@]} -gt 0 ] || configs=(bookworm:v2 bullseye:v2 trixie-backports:v2 bookworm:v1)
 
 why=""
 if [ "$(uname -s)" != Linux ] || [ "$(uname -m)" != x86_64 ]; then why="it needs an x86_64 Linux host"
@@ -88,11 +95,10 @@ attempt() {
 }
 
 # An emulated guest can still fail for the emulator's sake (a JVM or guest-kernel crash): a configuration that
-# fails gets one more guest, and both attempts are printed; a real fault fails both
-status=0
-lines=()
-for config in "${configs[@]}"; do
-  suite=${config%%:*} cgroup=${config#*:}
+# fails gets one more guest, and both attempts are printed; a real fault fails both. Runs in a subshell of its
+# own and leaves its result in OUT.result (ok, then the line, then the details).
+run_config() {
+  local config=$1 suite=${1%%:*} cgroup=${1#*:} first first_details
   echo "kernel lab: $suite, cgroup $cgroup ..." >&2
   attempt "$suite" "$cgroup" "$results/$suite-$cgroup" "$config"
   if [ "$ok" != 0 ]; then
@@ -104,9 +110,43 @@ for config in "${configs[@]}"; do
     [ -n "$first_details" ] && details="$details${details:+
 }$(printf '%s\n' "$first_details" | grep -v '^    skipped' | sed 's/^    /    (1st) /')"
   fi
+  printf '%s\n%s\n%s' "$ok" "$line" "$details" > "$results/$suite-$cgroup.result"
+}
+
+jobs_max=${KERNEL_LAB_JOBS:-$(nproc)}
+[ "$jobs_max" -ge 1 ] 2>/dev/null || { echo "kernel lab: KERNEL_LAB_JOBS must be a number of guests (1 or more)"; exit 2; }
+[ -n "${KERNEL_LAB_JOBS:-}" ] || [ "$jobs_max" -le 2 ] || jobs_max=2
+mkdir -p "$results"
+# one boot per kernel first: fetches it, installs the lab's host packages, builds its boot image
+declare -A warmed=()
+for config in "${configs[@]}"; do
+  suite=${config%%:*}
+  [ -n "${warmed[$suite]:-}" ] && continue
+  warmed[$suite]=1
+  "$lab" --kernel "$suite" --timeout 600 -- true > "$results/warm-$suite.log" 2>&1 ||
+    echo "kernel lab: the first boot of $suite failed (exit $?, see $results/warm-$suite.log); its guests will say more" >&2
+done
+start=$SECONDS
+for config in "${configs[@]}"; do
+  while [ "$(jobs -pr | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+  run_config "$config" &
+done
+wait
+status=0
+lines=()
+for config in "${configs[@]}"; do
+  suite=${config%%:*} cgroup=${config#*:}
+  result=$results/$suite-$cgroup.result
+  if [ ! -f "$result" ]; then
+    lines+=("kernel lab: $suite, cgroup $cgroup: no result (its runner died, see $results/$suite-$cgroup/lab.log)")
+    status=1
+    continue
+  fi
+  ok=$(sed -n 1p "$result") line=$(sed -n 2p "$result") details=$(tail -n +3 "$result")
   [ "$ok" != 0 ] && status=1
   lines+=("$line")
   [ -n "$details" ] && lines+=("$details")
 done
+lines+=("kernel lab: ${#configs[@]} configuration(s), $jobs_max guest(s) at once, $((SECONDS - start)) s")
 printf '%s\n' "${lines[@]}"
 exit $status
