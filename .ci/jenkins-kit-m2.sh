@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepares the workplace's stand-in for repo.jenkins-ci.org (../shared/jenkins-m2, its README) for Maven and
+# Prepares the stand-in for repo.jenkins-ci.org on a machine without it (../shared/jenkins-m2, its README) for Maven and
 # prints the path of a settings file that uses it:
 #
 #   ./mvnw -s "$(.ci/jenkins-kit-m2.sh)" -Pjenkins -Dbom.groupId=... -pl plugin -am verify   (see .ci/run)

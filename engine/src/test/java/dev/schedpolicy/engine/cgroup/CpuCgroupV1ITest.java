@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
-/** Against the real kernel: the cpu controller on cgroup v1, as on this workplace's machine and its CI. */
+/** Against the real kernel: the cpu controller on cgroup v1, as on the 2-core development machine and its CI. */
 @EnabledOnOs(OS.LINUX)
 @Tag("kernel")
 class CpuCgroupV1ITest {
@@ -38,7 +38,7 @@ class CpuCgroupV1ITest {
     void realV1CpuHierarchy() {
         system = CgroupSystem.detect();
         assumeTrue(system.cpuHierarchy().map(h -> h.version() == CgroupVersion.V1).orElse(false),
-                "needs the cpu controller on cgroup v1 (this workplace and its CI have it at /sys/fs/cgroup/cpu);"
+                "needs the cpu controller on cgroup v1 (the development machine and its CI have it at /sys/fs/cgroup/cpu);"
                         + " the v2 code is covered by CpuCgroupV2FakeTest");
         ParentCheck check = system.checkParent(system.ownCpuCgroupDir());
         assumeTrue(check.usable(), "needs a writable cpu cgroup (CI runs as root): " + check.detail());
@@ -240,8 +240,8 @@ class CpuCgroupV1ITest {
 
     /**
      * systemd's v1 layout mounts cpu,cpuacct and links /sys/fs/cgroup/cpu to it; administrators type the link's name.
-     * There (the kernel lab's --cgroup v1) the test goes through that link; where cpu is its own mount (this
-     * workplace) through a link of its own to the mount: the same path resolution either way. The group is made, a
+     * There (the kernel lab's --cgroup v1) the test goes through that link; where cpu is its own mount (the
+     * development machine) through a link of its own to the mount: the same path resolution either way. The group is made, a
      * process placed in it reads the group's path from the kernel, and nothing is left.
      */
     @Test

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Against a real cgroup v2 kernel (the kernel lab's guests; this workplace's host is hybrid with no controller on
+ * Against a real cgroup v2 kernel (the kernel lab's guests; the development machine is hybrid with no controller on
  * v2, so it skips these): what the engine writes is what the kernel then reports in its files, the limits act
  * on real busy loops (shares of CPU time from the kernel's own cpu.stat, never wall-clock speed), and the
  * kernel's delegation rules come back as our words.

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 
 /** A fake /proc and cgroupfs in a temp dir, with mountinfo lines copied from real systems. */
 final class FakeCgroupTree {
-    /** This workplace's machine: v1 controllers each on their own hierarchy, an empty v2 at unified. */
+    /** The development machine's layout (hybrid): v1 controllers each on their own hierarchy, an empty v2 at unified. */
     static final String HYBRID_MOUNTINFO = """
             22 27 0:21 / /proc rw,relatime - proc proc rw
             23 27 0:22 / /sys rw,relatime - sysfs sysfs rw
