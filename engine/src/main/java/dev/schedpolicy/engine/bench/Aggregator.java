@@ -72,7 +72,7 @@ final class Aggregator {
                 : scenario.background().isCommand() ? "cpu-s/s"
                 : scenario.background().builtin() == Builtin.MEMORY_LOOPER ? "passes/s (40 MB each)"
                 : scenario.background().builtin() == Builtin.COMPILE_LOOP ? "classes compiled/s"
-                : "loops/s (x" + dev.schedpolicy.engine.bench.workload.Kernel.ITERATIONS_PER_UNIT + " iterations)";
+                : "loops/s (x" + dev.schedpolicy.engine.bench.workload.WorkUnit.ITERATIONS_PER_UNIT + " iterations)";
 
         List<BenchReport.Cell> cells = new ArrayList<>();
         for (Topology topology : plan.topologies()) {
@@ -94,7 +94,7 @@ final class Aggregator {
         List<String> topologyIds = plan.topologies().stream().map(Topology::id).toList();
         List<BenchReport.Verdict> verdicts = victim && !scenario.background().isNone()
                 && scenario.policyTarget() == Scenario.PolicyTarget.BACKGROUND
-                ? Verdicts.of(plan.topologies(), matrix.policies(), cells, scenario, parent) : List.of();
+                ? TopologyVerdicts.of(plan.topologies(), matrix.policies(), cells, scenario, parent) : List.of();
         BenchReport.Baseline baseline = base.isEmpty() ? null : new BenchReport.Baseline(
                 Stat.orNull(base.stream().map(Sample::victimRate).toList()),
                 Stat.orNull(base.stream().map(Sample::victimWorkMs).toList()),

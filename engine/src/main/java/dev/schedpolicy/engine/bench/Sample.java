@@ -1,6 +1,6 @@
 package dev.schedpolicy.engine.bench;
 
-import dev.schedpolicy.engine.bench.workload.Kernel;
+import dev.schedpolicy.engine.bench.workload.WorkUnit;
 import dev.schedpolicy.engine.report.BenchReport;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +38,7 @@ record Sample(PlannedRun run, double victimRate, double victimWorkMs, double vic
                 for (VictimResult.Thread t : v.threads()) {
                     double slices = Math.max(1, t.timeslices());
                     threads.add(new BenchReport.ThreadDetail(t.name(),
-                            t.units() * Kernel.ITERATIONS_PER_UNIT / (t.wallNs() / 1e6),
+                            t.units() * WorkUnit.ITERATIONS_PER_UNIT / (t.wallNs() / 1e6),
                             t.onCpuNs() / slices / 1e6, t.runQueueNs() / 1e6, t.onCpuNs() / 1e6));
                 }
             }

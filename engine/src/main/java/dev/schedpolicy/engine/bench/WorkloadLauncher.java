@@ -1,7 +1,7 @@
 package dev.schedpolicy.engine.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.schedpolicy.engine.bench.workload.Kernel;
+import dev.schedpolicy.engine.bench.workload.WorkUnit;
 import dev.schedpolicy.engine.bench.workload.Protocol;
 import dev.schedpolicy.engine.container.ContainerReadBack;
 import dev.schedpolicy.engine.scenario.Builtin;
@@ -45,7 +45,7 @@ final class WorkloadLauncher {
         this.warn = warn;
     }
 
-    /** Kernel units one thread does per second, unloaded; NaN before {@link #calibrate()}. */
+    /** Work units one thread does per second, unloaded; NaN before {@link #calibrate()}. */
     double calibration() {
         return calibration;
     }
@@ -84,7 +84,7 @@ final class WorkloadLauncher {
 
     static String workloadClasspath() {
         Set<String> entries = new LinkedHashSet<>();
-        for (Class<?> c : List.of(Kernel.class, Histogram.class)) {
+        for (Class<?> c : List.of(WorkUnit.class, Histogram.class)) {
             try {
                 entries.add(Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
             } catch (Exception e) {
@@ -245,7 +245,7 @@ final class WorkloadLauncher {
     private List<String> periodicArgs(final WorkloadSpec spec, final long durationMs, final boolean warmup) {
         double periodMs = Double.parseDouble(spec.params().getOrDefault("period-ms", "100"));
         double share = Double.parseDouble(spec.params().getOrDefault("work-share", "0.3"));
-        long perCycle = Math.max(1, Math.round(calibration * periodMs / 1000.0 * share * Kernel.ITERATIONS_PER_UNIT));
+        long perCycle = Math.max(1, Math.round(calibration * periodMs / 1000.0 * share * WorkUnit.ITERATIONS_PER_UNIT));
         long wakeups = Long.parseLong(spec.params().getOrDefault("wakeups", "0"));
         long cycles = wakeups > 0 && !warmup ? (wakeups + plan.matrix().repetitions() - 1) / plan.matrix().repetitions()
                 : Math.max(2, Math.round(durationMs / periodMs));

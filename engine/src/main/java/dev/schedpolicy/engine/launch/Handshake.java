@@ -118,7 +118,7 @@ public final class Handshake implements AutoCloseable {
             AppliedPolicy applied = new ReadBack(config.kernel(), config.proc())
                     .read(pid, OptionalLong.empty(), "parked child", policy, group == null ? null : group.path())
                     .orElseThrow(() -> new PolicyApplyException("the parked process " + pid + " exited before it was released"));
-            Verdicts.check(applied, policy, all);
+            ReadBackVerdicts.check(applied, policy, all);
             beforeGo.accept(pid);
             finish("go");
             return new PolicedLaunch(pid, applied, all, group);

@@ -151,7 +151,7 @@ public final class PolicyThreadLauncher {
             AppliedPolicy onThread = readBack.read(self, OptionalLong.of(tid), "launching thread", policy,
                     group == null ? null : group.path()).orElseThrow(() -> new PolicyApplyException(
                             "cannot read back the launching thread " + tid + " from /proc"));
-            Verdicts.check(onThread, policy, warnings);
+            ReadBackVerdicts.check(onThread, policy, warnings);
             Caller.takeMainThreadSignalMask(config);
             Process process = builder.start();
             return new SpawnResult(process, onThread, warnings);

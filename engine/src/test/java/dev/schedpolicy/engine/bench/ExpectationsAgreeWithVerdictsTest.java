@@ -173,11 +173,11 @@ class ExpectationsAgreeWithVerdictsTest {
             for (String p : policies) {
                 Optional<Claim> claim = claims.stream().filter(c -> c.policy().equals(p)).findFirst();
                 for (double load : LOADS) {
-                    cells.add(VerdictsTest.cell(t.id(), p, load, List.of(kept.apply(claim, load)), 99));
+                    cells.add(TopologyVerdictsTest.cell(t.id(), p, load, List.of(kept.apply(claim, load)), 99));
                 }
             }
         }
-        return Verdicts.of(topologies, policies, cells, s, parent);
+        return TopologyVerdicts.of(topologies, policies, cells, s, parent);
     }
 
     private static BenchReport report(final Scenario s, final List<BenchReport.Verdict> verdicts) {

@@ -21,13 +21,13 @@ public final class CpuVictim {
 
     public static void main(final String[] argv) throws Exception {
         Args args = new Args(argv);
-        Kernel.spin(400); // warm-up: get the kernel compiled before anything is measured
+        WorkUnit.spin(400); // warm-up: get the work unit compiled before anything is measured
         if (args.has("calibrate")) {
             long ms = args.getLong("calibrate", 500);
             long start = System.nanoTime();
             long units = 0;
             while (System.nanoTime() - start < ms * 1_000_000L) {
-                Kernel.spin(10);
+                WorkUnit.spin(10);
                 units += 10;
             }
             double rate = units * 1e9 / (System.nanoTime() - start);
@@ -61,7 +61,7 @@ public final class CpuVictim {
                 long nextFork = forkEvery;
                 while (u < units && System.nanoTime() - start < maxNs) {
                     long step = Math.min(Math.min(8, units - u), Math.max(1, nextFork - u));
-                    Kernel.spin(step);
+                    WorkUnit.spin(step);
                     u += step;
                     if (u >= nextFork) {
                         ShortLived.run();

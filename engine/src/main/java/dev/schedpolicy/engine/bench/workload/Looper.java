@@ -37,7 +37,7 @@ public final class Looper {
                     }
                 }
                 while (true) {
-                    Kernel.spin(1);
+                    WorkUnit.spin(1);
                     counts.lazySet(slot, counts.get(slot) + 1);
                 }
             }, "looper-" + t);

@@ -17,11 +17,11 @@ public final class PeriodicTask {
 
     public static void main(final String[] argv) throws Exception {
         Args args = new Args(argv);
-        Kernel.spin(400);
-        Kernel.spinIterations(400L * Kernel.ITERATIONS_PER_UNIT); // the per-cycle loop compiled before READY too
+        WorkUnit.spin(400);
+        WorkUnit.spinIterations(400L * WorkUnit.ITERATIONS_PER_UNIT); // the per-cycle loop compiled before READY too
         long periodNs = args.getLong("period-us", 100_000) * 1_000L;
         // work per cycle in kernel iterations, so a 1 ms period can carry a few microseconds of work
-        long iterationsPerCycle = args.getLong("iterations-per-cycle", 10L * Kernel.ITERATIONS_PER_UNIT);
+        long iterationsPerCycle = args.getLong("iterations-per-cycle", 10L * WorkUnit.ITERATIONS_PER_UNIT);
         long cycles = args.getLong("cycles", 20);
         // the result path once before READY, so its class loading and compilation stay out of the window
         Histogram warm = new Histogram(60_000_000L, 3);
@@ -46,7 +46,7 @@ public final class PeriodicTask {
                 LockSupport.parkNanos(deadline - now);
             }
             latency.recordValue(Math.max(0, (now - deadline) / 1000));
-            Kernel.spinIterations(iterationsPerCycle);
+            WorkUnit.spinIterations(iterationsPerCycle);
             long end = System.nanoTime();
             runtimeNs += end - now;
             maxRuntimeNs = Math.max(maxRuntimeNs, end - now);
@@ -67,7 +67,7 @@ public final class PeriodicTask {
     private static String resultJson(final long iterationsPerCycle, final long cycles, final long runtimeNs,
             final long wallNs, final long maxRuntimeNs, final int missed, final long[] d, final Histogram latency) {
         return "{\"workload\":\"periodic\",\"workers\":1,\"units\":"
-                + (double) iterationsPerCycle * cycles / Kernel.ITERATIONS_PER_UNIT
+                + (double) iterationsPerCycle * cycles / WorkUnit.ITERATIONS_PER_UNIT
                 + ",\"cycles\":" + cycles + ",\"workNs\":" + runtimeNs + ",\"wallNs\":" + wallNs
                 + ",\"maxRuntimeNs\":" + maxRuntimeNs + ",\"missed\":" + missed
                 + ",\"cpuNs\":" + d[0] + ",\"runQueueNs\":" + d[1] + ",\"timeslices\":" + d[2]

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-class VerdictsTest {
+class TopologyVerdictsTest {
     private static final Scenario SEED = new ScenarioCatalog(l -> { }).load("seed-cpu-looper");
     private static final CgroupParentChoice NO_IDLE_PARENT = new CgroupParentChoice(Optional.empty(), false,
             "/sys/fs/cgroup/cpu/schedpolicy.idle", "not set up (an administrator runs 'schedpolicy setup')");
@@ -36,7 +36,7 @@ class VerdictsTest {
                 cell("outside-agent", "idle", 1, List.of(61.0, 63.0), 97),
                 cell("outside-agent", "idle", 2, List.of(45.0, 47.0), 98),
                 cell("outside-agent", "quota50", 1, List.of(95.0, 104.0), 99));
-        List<BenchReport.Verdict> v = Verdicts.of(List.of(Topology.SAME_AGENT, Topology.OUTSIDE_AGENT),
+        List<BenchReport.Verdict> v = TopologyVerdicts.of(List.of(Topology.SAME_AGENT, Topology.OUTSIDE_AGENT),
                 List.of("idle", "quota50", "default"), cells, SEED, NO_IDLE_PARENT);
         assertThat(v.get(0).line()).isEqualTo("same-agent: protect idle; fail quota50 (background 50.0% of free CPU at load 1)");
         assertThat(v.get(0).heading()).startsWith("Executors of the same agent (same-agent: ");
@@ -54,7 +54,7 @@ class VerdictsTest {
                 cell("same-agent", "nice19", 1, List.of(98.4, 98.5, 98.6), 99),
                 // a CI wide enough to reach 99 does not rescue a mean under the floor
                 cell("same-agent", "batch", 1, List.of(88.0, 100.0, 100.0), 99));
-        BenchReport.Verdict v = Verdicts.of(List.of(Topology.SAME_AGENT), List.of("idle", "nice19", "batch"), cells,
+        BenchReport.Verdict v = TopologyVerdicts.of(List.of(Topology.SAME_AGENT), List.of("idle", "nice19", "batch"), cells,
                 SEED, NO_IDLE_PARENT).get(0);
 
         assertThat(v.protect()).containsExactly("idle (CI ±3.9)");
@@ -65,7 +65,7 @@ class VerdictsTest {
     @Test
     void shouldSayNothingProtectsOutsideTheAgentUntilSetupWhenThereIsNoIdleParent() {
         List<BenchReport.Cell> cells = List.of(cell("outside-agent", "cpu-idle", 1, List.of(66.0, 67.0), 99));
-        BenchReport.Verdict v = Verdicts.of(List.of(Topology.OUTSIDE_AGENT), List.of("cpu-idle"), cells, SEED,
+        BenchReport.Verdict v = TopologyVerdicts.of(List.of(Topology.OUTSIDE_AGENT), List.of("cpu-idle"), cells, SEED,
                 NO_IDLE_PARENT).get(0);
 
         assertThat(v.outcome()).startsWith("no policy protects");
@@ -78,7 +78,7 @@ class VerdictsTest {
     @Test
     void shouldCheckTheIdleParentsClaimsWhenItsGroupsWentThere() {
         List<BenchReport.Cell> cells = List.of(cell("outside-agent", "cpu-idle", 1, List.of(66.0, 67.0), 99));
-        BenchReport.Verdict v = Verdicts.of(List.of(Topology.OUTSIDE_AGENT), List.of("cpu-idle"), cells, SEED,
+        BenchReport.Verdict v = TopologyVerdicts.of(List.of(Topology.OUTSIDE_AGENT), List.of("cpu-idle"), cells, SEED,
                 IDLE_PARENT).get(0);
 
         assertThat(v.note()).isEqualTo("cgroup policies made their groups under the machine-wide idle parent"
@@ -92,7 +92,7 @@ class VerdictsTest {
                 cell("same-agent", "idle", 1, List.of(98.0, 99.0), 97),
                 cell("same-agent", "idle", 2, List.of(42.0, 42.0), 97),
                 cell("same-agent", "default", 2, List.of(99.5, 99.5), 97));
-        BenchReport.Verdict v = Verdicts.of(List.of(Topology.SAME_AGENT), List.of("default", "idle"), cells, SEED,
+        BenchReport.Verdict v = TopologyVerdicts.of(List.of(Topology.SAME_AGENT), List.of("default", "idle"), cells, SEED,
                 NO_IDLE_PARENT).get(0);
 
         assertThat(v.expected()).contains("seed 000");
@@ -105,7 +105,7 @@ class VerdictsTest {
     @Test
     void shouldSayATopologyWasNotMeasuredRatherThanThatNothingProtectsThere() {
         List<BenchReport.Cell> cells = List.of(cell("same-agent", "idle", 1, List.of(99.5, 99.7), 97));
-        List<BenchReport.Verdict> v = Verdicts.of(List.of(Topology.SAME_AGENT, Topology.OUTSIDE_AGENT), List.of("idle"), cells,
+        List<BenchReport.Verdict> v = TopologyVerdicts.of(List.of(Topology.SAME_AGENT, Topology.OUTSIDE_AGENT), List.of("idle"), cells,
                 SEED, NO_IDLE_PARENT);
         assertThat(v.get(0).line()).isEqualTo("same-agent: protect idle");
         assertThat(v.get(1).measured()).isFalse();

@@ -1,13 +1,13 @@
 package dev.schedpolicy.engine.bench.workload;
 
 /** The unit of CPU work all built-in workloads share: a dependent multiply-xorshift chain. */
-public final class Kernel {
+public final class WorkUnit {
     /** Iterations per unit; one unit takes roughly 0.1-0.3 ms on current x86_64. */
     public static final int ITERATIONS_PER_UNIT = 100_000;
 
     private static volatile long sink;
 
-    private Kernel() {
+    private WorkUnit() {
     }
 
     /** Does a fraction of a unit: {@code iterations} iterations of the same chain. */

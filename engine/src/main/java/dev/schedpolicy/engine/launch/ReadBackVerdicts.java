@@ -6,8 +6,8 @@ import dev.schedpolicy.engine.policy.Policy;
 import java.util.List;
 
 /** Turns a read-back that disagrees with the request into an error, or a warning under on-unsupported=warn. */
-final class Verdicts {
-    private Verdicts() {
+final class ReadBackVerdicts {
+    private ReadBackVerdicts() {
     }
 
     static void check(final AppliedPolicy applied, final Policy policy, final List<String> warnings) {

@@ -17,8 +17,8 @@ import java.util.Optional;
  * targets at every load above 0 (see {@link BenchReport.Verdict}), what the scenario expected there, and where
  * this run differs from that expectation.
  */
-final class Verdicts {
-    private Verdicts() {
+final class TopologyVerdicts {
+    private TopologyVerdicts() {
     }
 
     static List<BenchReport.Verdict> of(final List<Topology> topologies, final List<String> policies,
