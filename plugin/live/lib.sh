@@ -99,12 +99,13 @@ groovy() { jpost scriptText --data-urlencode "script=$1"; }
 # cpu cgroups now: every directory of the v1 cpu hierarchy (or the v2 tree)
 cpu_groups() { find /sys/fs/cgroup/cpu /sys/fs/cgroup/unified -type d 2>/dev/null | sort; }
 # new_groups BEFORE: groups made since BEFORE (cpu_groups output) by this Jenkins or its agents. The engine
-# names every group it makes schedpolicy-PID-N (PID: the JVM that made it); groups other programs on the
+# names every group it makes schedpolicy-PID-TOKEN-N (PID: the JVM that made it; TOKEN: 12 hex digits drawn each
+# time the JVM loads the engine, as an agent does with every connection); groups other programs on the
 # machine make meanwhile (another test run's JVM, a container runtime) do not count.
 new_groups() {
   local ours="$JENKINS_PID ${AGENT_PID:-}" g pid
   comm -13 <(echo "$1") <(cpu_groups) | while read -r g; do
-    pid=$(sed -n 's|.*/schedpolicy-\([0-9]*\)-[0-9]*$|\1|p' <<<"$g")
+    pid=$(sed -n 's|.*/schedpolicy-\([0-9]*\)-[0-9a-f]\{12\}-[0-9]*$|\1|p' <<<"$g")
     [ -n "$pid" ] && grep -qw "$pid" <<<"$ours" && echo "$g"
   done
   return 0

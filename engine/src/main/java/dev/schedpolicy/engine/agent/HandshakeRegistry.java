@@ -253,10 +253,14 @@ public final class HandshakeRegistry implements AutoCloseable {
      * killed and started again. The groups the build recorded for the block and this registry does not hold are
      * measured, emptied and removed as its own are; without this they stayed until the agent JVM ended.
      *
+     * A group this registry holds is never taken so: the block's own are ended above, and one it holds for another
+     * block is that block's, whatever the ending block's record lists. Names are never given twice (see the cgroup
+     * package's group names), so a recorded group another registry made is one the block's own launches ran in.
+     *
      * @param recordedGroups the block's groups as /proc showed them (the build's launch records); others are ignored
      */
     public UsageRecord finishBlock(final String blockKey, final List<String> recordedGroups) {
-        List<String> held = live.getOrDefault(blockKey, List.of()).stream()
+        List<String> held = live.values().stream().flatMap(List::stream)
                 .map(l -> l.launch().cgroupPath().orElse("")).toList();
         UsageRecord total = finishBlock(blockKey);
         for (String path : recordedGroups.stream().distinct().toList()) {

@@ -1,27 +1,49 @@
 package dev.schedpolicy.engine.cgroup;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.HexFormat;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Names our groups schedpolicy-PID-N. The creator's PID in the name lets the sweeper tell a crashed run's
- * leftovers from a live run's group that is merely still empty.
+ * Names our groups schedpolicy-PID-TOKEN-N. The creator's PID in the name lets the sweeper tell a crashed run's
+ * leftovers from a live run's group that is merely still empty. TOKEN is drawn at random each time these classes are
+ * loaded: a Jenkins agent loads the engine again with every connection while its JVM (and PID) stays, and a counter
+ * alone restarted at 0 and gave a name again once the earlier group was removed, so an earlier block's end, which ends
+ * the groups its build recorded, killed another build's work.
  */
 final class GroupNames {
     static final String PREFIX = "schedpolicy-";
+    /** 48 random bits: two class loads of one JVM drawing the same token is as likely as guessing a 15-digit number. */
+    private static final String TOKEN = token();
     private static final AtomicLong COUNTER = new AtomicLong();
     private static final int ATTEMPTS = 1000;
 
     private GroupNames() {
     }
 
+    /** From /dev/urandom straight: SecureRandom's providers would add their start-up to every `schedpolicy run`. */
+    private static String token() {
+        byte[] bits = new byte[6];
+        try (InputStream in = Files.newInputStream(Path.of("/dev/urandom"))) {
+            if (in.readNBytes(bits, 0, bits.length) != bits.length) {
+                throw new IOException("short read");
+            }
+        } catch (IOException e) {
+            new SecureRandom().nextBytes(bits);
+        }
+        return HexFormat.of().formatHex(bits);
+    }
+
     /** mkdir of a fresh name; a name taken by an earlier run whose PID we now reuse is skipped. */
     static Path mkdirUnique(final CgroupFiles files, final Path parent) {
         for (int i = 0; i < ATTEMPTS; i++) {
-            Path dir = parent.resolve(PREFIX + ProcessHandle.current().pid() + "-" + COUNTER.getAndIncrement());
+            Path dir = parent.resolve(PREFIX + ProcessHandle.current().pid() + "-" + TOKEN + "-" + COUNTER.getAndIncrement());
             try {
                 files.mkdir(dir);
                 return dir;
@@ -32,7 +54,7 @@ final class GroupNames {
             }
         }
         throw new CgroupException("cannot create a cgroup under " + parent + ": " + ATTEMPTS
-                + " names starting with " + PREFIX + ProcessHandle.current().pid() + "- are taken; remove stale"
+                + " names starting with " + PREFIX + ProcessHandle.current().pid() + "-" + TOKEN + "- are taken; remove stale"
                 + " groups (CgroupSystem.sweepStale)");
     }
 

@@ -66,6 +66,33 @@ class AdoptedGroupsITest {
         assertThat(dir).as("the block's group after the block ended").doesNotExist();
     }
 
+    /**
+     * A block's end takes only groups the block made: a group this registry holds for another block is that block's,
+     * whatever the ending block's record lists (a name given again, a record that lists what it should not).
+     */
+    @Test
+    void shouldLeaveAGroupThisRegistryHoldsForAnotherBlockWhenABlockEnds() throws Exception {
+        after = registry();
+        PreparedLaunch mine = after.prepare(Policy.parse("quota50+warn"), AgentLimits.DEFAULT, "block-old", Duration.ofSeconds(30));
+        Process own = new ProcessBuilder(mine.prefix(List.of("sleep", "30"))).start();
+        LaunchRecord ownRecord = after.release(mine.id(), Duration.ofSeconds(10));
+        assumeTrue(ownRecord.warnings().isEmpty(), "needs a writable cpu cgroup (CI runs as root): " + ownRecord.warnings());
+        PreparedLaunch theirs = after.prepare(Policy.parse("quota50+warn"), AgentLimits.DEFAULT, "block-new", Duration.ofSeconds(30));
+        Process other = new ProcessBuilder(theirs.prefix(List.of("sleep", "30"))).start();
+        String otherGroup = after.release(theirs.id(), Duration.ofSeconds(10)).cpuCgroup();
+        Path otherDir = Path.of("/sys/fs/cgroup/cpu" + otherGroup);
+        assumeTrue(Files.isDirectory(otherDir), "needs the v1 cpu hierarchy at /sys/fs/cgroup/cpu: " + otherDir);
+
+        UsageRecord usage = after.finishBlock("block-old", List.of(ownRecord.cpuCgroup(), otherGroup));
+
+        assertThat(usage.groups()).as("groups the ending block made").isEqualTo(1);
+        assertThat(own.waitFor(10, TimeUnit.SECONDS)).as("the ending block's process").isTrue();
+        assertThat(other.isAlive()).as("the other block's process").isTrue();
+        assertThat(otherDir).as("the other block's group").isDirectory();
+        after.finishBlock("block-new");
+        assertThat(other.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    }
+
     private HandshakeRegistry registry() {
         return new HandshakeRegistry(LaunchConfig.defaults().withStateDir(state), Path.of("/proc"), Duration.ofHours(1));
     }

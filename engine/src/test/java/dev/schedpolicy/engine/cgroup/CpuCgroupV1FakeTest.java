@@ -30,7 +30,7 @@ class CpuCgroupV1FakeTest {
     void shouldCreateAUniquelyNamedGroupAndItsCpuacctCompanion() {
         CgroupSystem system = tree.system();
         try (CpuCgroup a = system.createChild(cpuRoot); CpuCgroup b = system.createChild(cpuRoot)) {
-            assertThat(a.name()).matches("schedpolicy-" + ProcessHandle.current().pid() + "-\\d+");
+            assertThat(a.name()).matches("schedpolicy-" + ProcessHandle.current().pid() + "-[0-9a-f]{12}-\\d+");
             assertThat(b.name()).isNotEqualTo(a.name());
             assertThat(a.cgroupPath()).isEqualTo("/" + a.name());
             assertThat(a.version()).isEqualTo(CgroupVersion.V1);
