@@ -8,6 +8,7 @@ import dev.schedpolicy.engine.container.ContainerPlacement;
 import dev.schedpolicy.engine.container.ContainerPresence;
 import dev.schedpolicy.engine.container.ContainerReadBack;
 import dev.schedpolicy.engine.container.ContainerRefusal;
+import dev.schedpolicy.engine.container.DaemonVariables;
 import dev.schedpolicy.engine.container.DriverQuery;
 import dev.schedpolicy.engine.container.PerTaskParts;
 import dev.schedpolicy.engine.launch.LaunchConfig;
@@ -227,15 +228,9 @@ final class ContainerBook {
         }
     }
 
-    /** The variables that choose a daemon or how to reach it (no others are kept: the environment carries credentials). */
+    /** The variables that choose the daemon (no others are kept: the environment carries credentials). */
     private static Map<String, String> daemonEnv(final Map<String, String> env) {
-        Map<String, String> kept = new java.util.HashMap<>();
-        env.forEach((k, v) -> {
-            if (k.startsWith("DOCKER_") || k.startsWith("CONTAINER_") || k.equals("PATH") || k.equals("HOME") || k.equals("XDG_RUNTIME_DIR")) {
-                kept.put(k, v);
-            }
-        });
-        return Map.copyOf(kept);
+        return Map.copyOf(DaemonVariables.of(env));
     }
 
     /**

@@ -1,23 +1,36 @@
 package dev.schedpolicy.engine.container;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Asks the daemon a command line talks to for its cgroup driver ({@code docker info --format {{.CgroupDriver}}}),
  * with the same client, global options and environment (DOCKER_HOST, CONTAINER_HOST ...), so the answer is the
- * one daemon that will start the container. Answers are kept a minute per client line and environment: a
- * daemon's driver changes only when it restarts with other settings.
+ * one daemon that will start the container. Answers are kept a minute per client line and the variables that choose the
+ * daemon ({@link DaemonVariables}): a daemon's driver changes only when it restarts with other settings. The key is a
+ * hash (a client line may carry a host with credentials), and at most {@link #MAX_ANSWERS} are kept: an agent lives for
+ * months and its builds may name any number of daemons.
  */
 public final class DriverQuery implements CgroupDrivers {
     private static final long TIMEOUT_SECONDS = 15;
     private static final long KEEP_NANOS = TimeUnit.SECONDS.toNanos(60);
+    /** At most this many answers are kept. */
+    static final int MAX_ANSWERS = 32;
 
-    private final Map<List<String>, Answer> answers = new ConcurrentHashMap<>();
+    private final Map<String, Answer> answers = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(final Map.Entry<String, Answer> eldest) {
+            return size() > MAX_ANSWERS;
+        }
+    };
     private final java.time.Duration timeout;
 
     public DriverQuery() {
@@ -41,22 +54,35 @@ public final class DriverQuery implements CgroupDrivers {
         query.add(command.client());
         query.addAll(command.globalOptions());
         query.addAll(List.of("info", "--format", command.runtime().driverFormat()));
-        List<String> key = new ArrayList<>(query);
-        env.entrySet().stream().filter(e -> relevant(e.getKey())).sorted(Map.Entry.comparingByKey())
-                .forEach(e -> key.add(e.getKey() + "=" + e.getValue()));
+        String key = keyOf(query, DaemonVariables.of(env));
         long now = System.nanoTime();
-        Answer a = answers.get(key);
-        if (a == null || now - a.at() > KEEP_NANOS) {
+        Answer a;
+        synchronized (answers) {
+            answers.values().removeIf(old -> now - old.at() > KEEP_NANOS);
+            a = answers.get(key);
+        }
+        if (a == null) {
             a = new Answer(ask(query, env), now);
-            answers.put(key, a);
+            synchronized (answers) {
+                answers.put(key, a);
+            }
         }
         return a.driver();
     }
 
-    /** The variables that choose a daemon or how to reach it. */
-    private static boolean relevant(final String name) {
-        return name.startsWith("DOCKER_") || name.startsWith("CONTAINER_") || "PATH".equals(name) || "HOME".equals(name)
-                || "XDG_RUNTIME_DIR".equals(name);
+    /** SHA-256 of the query and the choosing variables, each part ended by a NUL (no part can hold one). */
+    private static String keyOf(final List<String> query, final Map<String, String> daemon) {
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+        for (String part : query) {
+            sha.update((part + '\0').getBytes(StandardCharsets.UTF_8));
+        }
+        daemon.forEach((name, value) -> sha.update((name + '=' + value + '\0').getBytes(StandardCharsets.UTF_8)));
+        return HexFormat.of().formatHex(sha.digest());
     }
 
     /** Names only the client in its messages: global options may carry a host with credentials (-H tcp://user:pw@...). */

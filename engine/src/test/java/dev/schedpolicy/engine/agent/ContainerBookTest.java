@@ -35,12 +35,41 @@ class ContainerBookTest {
                 #!/bin/sh
                 case "$1" in
                 run) for a in "$@"; do case "$a" in --cidfile=*) printf '%s' ID > "${a#--cidfile=}";; esac; done; echo ID ;;
-                inspect) s=$(cat STATE); if [ "$s" = gone ]; then echo "Error: No such container: ID" >&2; exit 1; fi; echo "$s" ;;
+                inspect) env > STATE.env; s=$(cat STATE); if [ "$s" = gone ]; then echo "Error: No such container: ID" >&2; exit 1; fi; echo "$s" ;;
                 *) exit 2 ;;
                 esac
                 """.replace("ID", ID).replace("STATE", state.toString()));
         Files.setPosixFilePermissions(docker, PosixFilePermissions.fromString("rwxr-xr-x"));
         return docker;
+    }
+
+    /**
+     * A started container is asked about later with the variables that chose its daemon; a withCredentials secret in a
+     * DOCKER_ variable is not one of them and must not be held for the container's life.
+     */
+    @Test
+    void shouldKeepOnlyTheVariablesThatChooseTheDaemonOfAStartedContainer() throws Exception {
+        Path state = tmp.resolve("state.txt");
+        Files.writeString(state, "running");
+        Path docker = fakeDocker(state);
+        LaunchConfig d = LaunchConfig.defaults();
+        LaunchConfig config = new LaunchConfig(d.kernel(), new ProcFs(Files.createDirectories(tmp.resolve("proc"))), d.limits(),
+                d.groups(), Files.createDirectories(tmp.resolve("run")), d.handshakeTimeout());
+        ContainerBook book = new ContainerBook(config, Duration.ZERO);
+        List<String> argv = List.of(docker.toString(), "run", "-d", "mini:1", "cat");
+        ContainerCommand command = ((ContainerCommand.Container) ContainerCommand.parse(argv)).command();
+        Map<String, String> env = Map.of("PATH", System.getenv("PATH"), "DOCKER_HOST", "tcp://remote:2376",
+                "DOCKER_PASSWORD", "s3cret", "CONTAINER_REGISTRY_TOKEN", "t0ken");
+        PreparedLaunch run = book.prepare(command, Policy.parse("weight50"), "b", Optional.empty(), config, env);
+        assertThat(new ProcessBuilder(run.command(argv)).start().waitFor()).isZero();
+        book.release(run.id(), Duration.ofMillis(300));
+
+        book.reap();
+
+        String asked = Files.readString(tmp.resolve("state.txt.env"));
+        assertThat(asked).as("the environment the daemon was asked with later").contains("DOCKER_HOST=tcp://remote:2376")
+                .doesNotContain("s3cret").doesNotContain("t0ken");
+        book.clear();
     }
 
     @Test

@@ -54,6 +54,45 @@ class DriverQueryTest {
         assertThat(ProcessHandle.of(sleeper).map(ProcessHandle::isAlive).orElse(false)).as("the client's child is killed too").isFalse();
     }
 
+    /** A client that counts how often it was asked (one line per call in a file beside it). */
+    private Path countingClient() throws IOException {
+        return client("echo asked >> " + tmp.resolve("calls") + "\necho cgroupfs");
+    }
+
+    private long calls() throws IOException {
+        return Files.exists(tmp.resolve("calls")) ? Files.readAllLines(tmp.resolve("calls")).size() : 0;
+    }
+
+    /**
+     * The kept answers are keyed on the variables that choose the daemon: a withCredentials password in the environment
+     * is not one of them, so it neither makes a new query nor stays in the JVM as part of a key.
+     */
+    @Test
+    void shouldAskOnceForOneDaemonWhateverSecretsTheEnvironmentCarries() throws IOException {
+        Path docker = countingClient();
+        DriverQuery query = new DriverQuery(Duration.ofSeconds(10));
+
+        query.driverFor(run(docker), Map.of("DOCKER_HOST", "tcp://d:2376", "DOCKER_PASSWORD", "first-s3cret"));
+        query.driverFor(run(docker), Map.of("DOCKER_HOST", "tcp://d:2376", "DOCKER_PASSWORD", "second-s3cret"));
+
+        assertThat(calls()).isEqualTo(1);
+    }
+
+    /** Answers for many daemons (or many environments) do not pile up for the JVM's life: the oldest go. */
+    @Test
+    void shouldKeepABoundedNumberOfAnswers() throws IOException {
+        Path docker = countingClient();
+        DriverQuery query = new DriverQuery(Duration.ofSeconds(10));
+        for (int i = 0; i <= DriverQuery.MAX_ANSWERS; i++) {
+            query.driverFor(run(docker), Map.of("DOCKER_HOST", "tcp://d" + i + ":2376"));
+        }
+        assertThat(calls()).isEqualTo(DriverQuery.MAX_ANSWERS + 1);
+
+        query.driverFor(run(docker), Map.of("DOCKER_HOST", "tcp://d0:2376"));
+
+        assertThat(calls()).as("the first daemon's answer was dropped, so it is asked again").isEqualTo(DriverQuery.MAX_ANSWERS + 2);
+    }
+
     @Test
     void shouldNameOnlyTheClientWhenItFails() throws IOException {
         Path docker = client("echo 'Cannot connect to the Docker daemon'; exit 1");
