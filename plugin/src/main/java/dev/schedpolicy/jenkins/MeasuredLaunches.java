@@ -1,25 +1,20 @@
 package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.LaunchName;
-import edu.umd.cs.findbugs.annotations.CheckForNull;
 import hudson.model.InvisibleAction;
-import hudson.model.Job;
 import hudson.model.Run;
 import hudson.remoting.VirtualChannel;
-import hudson.security.ACL;
-import hudson.security.ACLContext;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import jenkins.model.Jenkins;
 
 /**
  * The launches of a build that its agents measure, until {@link MeasureCollector} collects their figures at the end of
- * the build (saved in build.xml meanwhile). A node-default launch carries no build of its own: it is the build of the
- * launch's JOB_NAME and BUILD_NUMBER, which Jenkins puts into every build step's environment.
+ * the build (saved in build.xml meanwhile). The build is the one Jenkins runs the launch for ({@link LaunchBuilds}),
+ * never one the launch's environment names.
  */
 public class MeasuredLaunches extends InvisibleAction {
     private static final Logger LOGGER = Logger.getLogger(MeasuredLaunches.class.getName());
@@ -57,12 +52,11 @@ public class MeasuredLaunches extends InvisibleAction {
     }
 
     /** Asks the agent to measure the prepared launch when {@code settings} say so; a refusal is logged, never fatal. */
-    static void measure(final VirtualChannel channel, final LaunchSettings settings, final String id,
-            @CheckForNull final String[] envs, final PrintStream log) {
+    static void measure(final VirtualChannel channel, final LaunchSettings settings, final String id, final PrintStream log) {
         if (!settings.measure()) {
             return;
         }
-        Run<?, ?> run = runOf(settings.runId(), envs);
+        Run<?, ?> run = LaunchBuilds.of(settings.runId());
         String policy = settings.policy();
         LaunchName name = run == null ? LaunchName.outsideBuild(policy) : name(run, policy);
         try {
@@ -106,32 +100,5 @@ public class MeasuredLaunches extends InvisibleAction {
             name = FreestyleSteps.name(run, build, policy);
         }
         return name != null ? name : new LaunchName(build, "", "", "", policy);
-    }
-
-    @CheckForNull
-    private static Run<?, ?> runOf(@CheckForNull final String runId, @CheckForNull final String[] envs) {
-        try (ACLContext ignored = ACL.as2(ACL.SYSTEM2)) {
-            if (runId != null) {
-                return Run.fromExternalizableId(runId);
-            }
-            String job = null;
-            String number = null;
-            for (String kv : envs == null ? new String[0] : envs) {
-                if (kv.startsWith("JOB_NAME=")) {
-                    job = kv.substring(9);
-                } else if (kv.startsWith("BUILD_NUMBER=")) {
-                    number = kv.substring(13);
-                }
-            }
-            if (job == null || number == null) {
-                return null;
-            }
-            Job<?, ?> j = Jenkins.get().getItemByFullName(job, Job.class);
-            try {
-                return j == null ? null : j.getBuildByNumber(Integer.parseInt(number));
-            } catch (NumberFormatException e) {
-                return null;
-            }
-        }
     }
 }

@@ -34,6 +34,26 @@ public class PipelineSteps implements StepListener {
         STARTING.set(new WeakReference<>(context));
     }
 
+    /**
+     * The build of the step starting on this thread, as its context gives it; null when none is starting here (the step
+     * ended, or its build did: a pooled thread keeps the last step it ran).
+     */
+    @CheckForNull
+    static Run<?, ?> runStartingHere() {
+        WeakReference<StepContext> ref = STARTING.get();
+        StepContext context = ref == null ? null : ref.get();
+        if (context == null) {
+            return null;
+        }
+        try {
+            Run<?, ?> run = context.get(Run.class);
+            FlowNode node = context.get(FlowNode.class);
+            return run != null && run.isBuilding() && node != null && node.isActive() ? run : null;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            return null;
+        }
+    }
+
     /** The launch on this thread named by its stage, branch and step of {@code run}; null when it is not one of run's steps. */
     @CheckForNull
     static LaunchName name(final Run<?, ?> run, final String build, final String policy) {
