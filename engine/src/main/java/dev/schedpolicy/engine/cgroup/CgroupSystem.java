@@ -154,6 +154,34 @@ public final class CgroupSystem {
         }
     }
 
+    /** Where the process sits now, to put it back with {@link #returnHome} after moving it into a group of ours. */
+    public ProcessHome homeOf(final long pid) {
+        CgroupHierarchy hierarchy = requireCpu();
+        Path procCgroup = procRoot.resolve(Long.toString(pid)).resolve("cgroup");
+        Optional<String> acct = Optional.empty();
+        if (hierarchy.version() == CgroupVersion.V1 && !hierarchy.controllers().contains("cpuacct") && cpuacct.isPresent()) {
+            acct = ProcCgroupFile.v1PathOf(files.read(procCgroup), "cpuacct");
+        }
+        return new ProcessHome(pid, cpuCgroupIn(procCgroup), acct);
+    }
+
+    /**
+     * Moves the process (all its threads) back to the groups {@code home} names, or, for {@code pid} other than the
+     * home's own (a child born while it was away), there likewise. A group that is gone meanwhile is an error.
+     */
+    public void returnHome(final ProcessHome home, final long pid) {
+        CgroupHierarchy hierarchy = requireCpu();
+        files.write(hierarchy.dirOf(home.cpuPath()).resolve("cgroup.procs"), Long.toString(pid));
+        if (home.cpuacctPath().isPresent() && cpuacct.isPresent()) {
+            files.write(cpuacct.get().dirOf(home.cpuacctPath().get()).resolve("cgroup.procs"), Long.toString(pid));
+        }
+    }
+
+    /** The root of the cpu hierarchy: a group made there is a sibling of every other top-level group and autogroup. */
+    public Path cpuRoot() {
+        return requireCpu().dirOf("/");
+    }
+
     private String cpuCgroupIn(final Path procCgroup) {
         CgroupHierarchy hierarchy = requireCpu();
         String content = files.read(procCgroup);

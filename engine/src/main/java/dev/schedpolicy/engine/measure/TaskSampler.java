@@ -16,19 +16,19 @@ import java.util.Set;
  * sample stands for it once it is gone: only what it did after that sample is lost (and all of a task that was born
  * and died between two samples). Memory is one entry per live task: a task that left is folded into the retired sum.
  */
-final class TaskSampler {
+public final class TaskSampler {
     private final ProcFs proc;
     private final Map<Long, SchedStat> live = new HashMap<>();
     private SchedStat retired = SchedStat.ZERO;
     private long tasksSeen;
     private final byte[] buffer = new byte[128];
 
-    TaskSampler(final ProcFs proc) {
+    public TaskSampler(final ProcFs proc) {
         this.proc = proc;
     }
 
     /** Reads the given tasks (the step's tasks now) and returns the step's total so far. */
-    SchedStat sample(final Collection<Long> tids) {
+    public SchedStat sample(final Collection<Long> tids) {
         Set<Long> now = new HashSet<>(tids);
         for (Iterator<Map.Entry<Long, SchedStat>> it = live.entrySet().iterator(); it.hasNext();) {
             Map.Entry<Long, SchedStat> e = it.next();

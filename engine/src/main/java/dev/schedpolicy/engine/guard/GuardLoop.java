@@ -1,0 +1,266 @@
+package dev.schedpolicy.engine.guard;
+
+import dev.schedpolicy.engine.measure.TaskSampler;
+import dev.schedpolicy.engine.proc.ProcFs;
+import dev.schedpolicy.engine.proc.SchedStat;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Guards one step, the process tree of {@code rootPid}: every period it reads the tree's run-queue wait (per-task
+ * schedstat); when the wait over a period exceeds the threshold it lowers the busy competitors, each by the first
+ * {@link Lowering} that takes it; while lowered, newly busy competitors are lowered too; once the step has asked for
+ * little CPU for the quiet time, or at {@link #close}, everything is put back. Runs on a thread of its own at the
+ * caller's priority: a lowered guard would act late exactly when the machine is busy.
+ */
+public final class GuardLoop implements AutoCloseable {
+    private final ProcFs proc;
+    private final long rootPid;
+    private final Competitors competitors;
+    private final List<Lowering> lowerings;
+    private final GuardSettings settings;
+    private final Set<Long> alwaysExcluded;
+    private final TaskSampler sampler;
+    private final Map<Long, Lowering.Lowered> active = new LinkedHashMap<>();
+    private final Map<Long, long[]> loweredTimes = new LinkedHashMap<>();
+    private final Map<Long, Competitor> names = new LinkedHashMap<>();
+    private final Map<Long, String> meansOf = new LinkedHashMap<>();
+    private final Set<Long> refused = new HashSet<>();
+    private final List<String> notes = new ArrayList<>();
+    private final long startNanos;
+    private Thread thread;
+    private volatile boolean stopping;
+    private SchedStat last = SchedStat.ZERO;
+    private long lastTickNanos;
+    private long nextScanNanos;
+    private long quietSinceNanos = -1;
+    private long loweredSinceNanos;
+    private long runnableNanos;
+    private long waitNanos;
+    private long waitUnloweredNanos;
+    private int actions;
+    private long firstActionNanos = -1;
+    private boolean restoreFailed;
+    private GuardReport report;
+
+    public GuardLoop(final ProcFs proc, final long rootPid, final Competitors competitors, final List<Lowering> lowerings,
+            final GuardSettings settings, final Set<Long> alwaysExcluded) {
+        if (lowerings.isEmpty()) {
+            throw new IllegalArgumentException("a guard needs at least one way to lower competitors");
+        }
+        this.proc = proc;
+        this.rootPid = rootPid;
+        this.competitors = competitors;
+        this.lowerings = List.copyOf(lowerings);
+        this.settings = settings;
+        this.alwaysExcluded = Set.copyOf(alwaysExcluded);
+        this.sampler = new TaskSampler(proc);
+        this.startNanos = System.nanoTime();
+        this.lastTickNanos = startNanos;
+    }
+
+    /** Starts watching on a thread of its own. */
+    public synchronized GuardLoop start() {
+        last = sampler.sample(tasks(treeNow()));
+        competitors.scan(excluded(treeNow()));
+        nextScanNanos = System.nanoTime() + settings.scanPeriod().toNanos();
+        thread = new Thread(this::run, "schedpolicy-guard-" + rootPid);
+        thread.setDaemon(true);
+        thread.start();
+        return this;
+    }
+
+    private void run() {
+        long periodNanos = settings.period().toNanos();
+        long next = System.nanoTime() + periodNanos;
+        while (!stopping) {
+            LockSupport.parkNanos(Math.max(0, next - System.nanoTime()));
+            if (stopping) {
+                break;
+            }
+            try {
+                tick();
+            } catch (RuntimeException e) {
+                synchronized (this) {
+                    note("the guard's period failed: " + e.getMessage());
+                }
+            }
+            next += periodNanos;
+            long now = System.nanoTime();
+            if (next < now) {
+                next = now + periodNanos;
+            }
+        }
+    }
+
+    /** One period: read the wait, scan when due, act or put back. */
+    synchronized void tick() {
+        long now = System.nanoTime();
+        List<Long> tree = treeNow();
+        SchedStat total = sampler.sample(tasks(tree));
+        SchedStat delta = total.minus(last);
+        last = total;
+        long elapsed = Math.max(1, now - lastTickNanos);
+        long periodStart = lastTickNanos;
+        lastTickNanos = now;
+        long runnable = Math.max(0, delta.onCpuNanos()) + Math.max(0, delta.runQueueWaitNanos());
+        runnableNanos += runnable;
+        waitNanos += Math.max(0, delta.runQueueWaitNanos());
+        if (active.isEmpty()) {
+            waitUnloweredNanos += Math.max(0, delta.runQueueWaitNanos());
+        }
+        if (now >= nextScanNanos) {
+            competitors.scan(excluded(tree));
+            nextScanNanos = now + settings.scanPeriod().toNanos();
+        }
+        boolean over = runnable >= settings.minRunnable().toNanos() && delta.waitShare() > settings.waitThreshold();
+        if (over) {
+            quietSinceNanos = -1;
+            lowerBusy(now, periodStart);
+        } else if (!active.isEmpty()) {
+            if ((double) runnable / elapsed < settings.quietShare()) {
+                if (quietSinceNanos < 0) {
+                    quietSinceNanos = now;
+                } else if (now - quietSinceNanos >= settings.quiet().toNanos()) {
+                    restoreAll(now);
+                }
+            } else {
+                quietSinceNanos = -1;
+                lowerBusy(now, periodStart);
+            }
+        }
+    }
+
+    /** Lowers every busy competitor not lowered yet (newly busy ones join those already lowered). */
+    private void lowerBusy(final long now, final long periodStart) {
+        boolean wasIdle = active.isEmpty();
+        for (Competitor c : competitors.busy()) {
+            if (active.containsKey(c.pid()) || refused.contains(c.pid()) || alwaysExcluded.contains(c.pid())) {
+                continue;
+            }
+            List<String> why = new ArrayList<>();
+            for (Lowering l : lowerings) {
+                try {
+                    active.put(c.pid(), l.lower(c));
+                    names.putIfAbsent(c.pid(), c);
+                    meansOf.putIfAbsent(c.pid(), l.means());
+                    long[] t = loweredTimes.computeIfAbsent(c.pid(), k -> new long[2]);
+                    t[1]++;
+                    break;
+                } catch (RuntimeException e) {
+                    why.add(l.means() + ": " + e.getMessage());
+                }
+            }
+            if (!active.containsKey(c.pid())) {
+                refused.add(c.pid());
+                note("could not lower " + c + ": " + String.join("; ", why));
+            }
+        }
+        if (wasIdle && !active.isEmpty()) {
+            actions++;
+            loweredSinceNanos = now;
+            if (firstActionNanos < 0) {
+                firstActionNanos = System.nanoTime() - periodStart;
+            }
+        }
+    }
+
+    private void restoreAll(final long now) {
+        for (Map.Entry<Long, Lowering.Lowered> e : active.entrySet()) {
+            try {
+                e.getValue().restore();
+            } catch (RuntimeException ex) {
+                restoreFailed = true;
+                note("could not put back " + e.getValue().competitor() + ": " + ex.getMessage());
+            }
+            loweredTimes.get(e.getKey())[0] += now - loweredSinceNanos;
+        }
+        active.clear();
+        quietSinceNanos = -1;
+    }
+
+    private List<Long> treeNow() {
+        List<Long> tree = new ArrayList<>();
+        tree.add(rootPid);
+        tree.addAll(proc.descendants(rootPid).orElse(List.of()));
+        return tree;
+    }
+
+    private List<Long> tasks(final List<Long> tree) {
+        List<Long> tids = new ArrayList<>();
+        for (long pid : tree) {
+            tids.addAll(proc.threads(pid));
+        }
+        return tids;
+    }
+
+    private Set<Long> excluded(final List<Long> tree) {
+        Set<Long> out = new HashSet<>(tree);
+        out.addAll(alwaysExcluded);
+        return out;
+    }
+
+    private void note(final String text) {
+        if (notes.size() < 20 && !notes.contains(text)) {
+            notes.add(text);
+        }
+    }
+
+    /** Whether anything is lowered now. */
+    public synchronized boolean acting() {
+        return !active.isEmpty();
+    }
+
+    /** Stops watching and puts back everything still lowered; the report of the whole guarded time. */
+    public GuardReport finish() {
+        close();
+        return report;
+    }
+
+    @Override
+    public void close() {
+        Thread t;
+        synchronized (this) {
+            if (report != null) {
+                return;
+            }
+            stopping = true;
+            t = thread;
+        }
+        if (t != null) {
+            LockSupport.unpark(t);
+            try {
+                t.join(TimeUnit.SECONDS.toMillis(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (this) {
+            long now = System.nanoTime();
+            restoreAll(now);
+            for (Lowering l : lowerings) {
+                try {
+                    l.close();
+                } catch (RuntimeException e) {
+                    restoreFailed = true;
+                    note("could not remove what the guard made (" + l.means() + "): " + e.getMessage());
+                }
+            }
+            List<GuardReport.LoweredTime> lowered = new ArrayList<>();
+            loweredTimes.forEach((pid, t2) -> lowered.add(new GuardReport.LoweredTime(names.get(pid), meansOf.get(pid),
+                    TimeUnit.NANOSECONDS.toMillis(t2[0]), (int) t2[1])));
+            report = new GuardReport(TimeUnit.NANOSECONDS.toMillis(now - startNanos),
+                    TimeUnit.NANOSECONDS.toMillis(runnableNanos), TimeUnit.NANOSECONDS.toMillis(waitNanos),
+                    TimeUnit.NANOSECONDS.toMillis(waitUnloweredNanos), actions,
+                    firstActionNanos < 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(firstActionNanos), lowered, notes,
+                    !restoreFailed);
+        }
+    }
+}

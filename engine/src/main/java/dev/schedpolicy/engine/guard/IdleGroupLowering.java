@@ -1,0 +1,128 @@
+package dev.schedpolicy.engine.guard;
+
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.cgroup.CpuCgroup;
+import dev.schedpolicy.engine.cgroup.CpuLimits;
+import dev.schedpolicy.engine.cgroup.ProcessHome;
+import dev.schedpolicy.engine.proc.ProcFs;
+import dev.schedpolicy.engine.proc.TaskStat;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The strongest lowering: competitors move into a cpu.idle group of the guard's own at the top of the cpu hierarchy,
+ * a sibling of every other top-level group and autogroup, so they yield to the guarded step whatever group or session
+ * it runs in (per-task classes act only within one task group). Each goes back to the groups it came from; children
+ * born meanwhile follow their parent home. The group is made at the first lowering and removed at {@link #close}.
+ */
+public final class IdleGroupLowering implements Lowering {
+    private final CgroupSystem system;
+    private final ProcFs proc;
+    private final Path parent;
+    private CpuCgroup group;
+    private Optional<ProcessHome> anyHome = Optional.empty();
+
+    public IdleGroupLowering(final CgroupSystem system, final ProcFs proc) {
+        this(system, proc, system.cpuRoot());
+    }
+
+    IdleGroupLowering(final CgroupSystem system, final ProcFs proc, final Path parent) {
+        this.system = system;
+        this.proc = proc;
+        this.parent = parent;
+    }
+
+    @Override
+    public synchronized String means() {
+        return "moved into the cpu.idle group " + (group == null ? parent.resolve("schedpolicy-*") : group.cgroupPath());
+    }
+
+    @Override
+    public synchronized Lowered lower(final Competitor competitor) {
+        if (group == null) {
+            // an earlier guard that was SIGKILLed left its group: removed here once its processes have ended
+            system.sweepStale(parent);
+            group = system.createChild(parent, CpuLimits.none().withIdle(true));
+        }
+        ProcessHome home = system.homeOf(competitor.pid());
+        if (home.cpuPath().equals(group.cgroupPath())) {
+            throw new IllegalStateException(competitor + " is in the guard's group already");
+        }
+        group.placeProcess(competitor.pid());
+        anyHome = Optional.of(home);
+        return new Moved(competitor, home);
+    }
+
+    /** Puts every process in the group whose ancestors include {@code pid} (and pid itself) back home. */
+    private synchronized void returnTree(final long pid, final ProcessHome home) {
+        if (group == null) {
+            return;
+        }
+        for (long p : group.pids()) {
+            if (p == pid || descendsFrom(p, pid)) {
+                try {
+                    system.returnHome(home, p);
+                } catch (RuntimeException e) {
+                    if (proc.stat(p).isPresent()) {
+                        throw e;
+                    }
+                }
+            }
+        }
+    }
+
+    private boolean descendsFrom(final long pid, final long ancestor) {
+        long p = pid;
+        for (int depth = 0; depth < 64 && p > 1; depth++) {
+            Optional<TaskStat> stat = proc.stat(p);
+            if (stat.isEmpty()) {
+                return false;
+            }
+            p = stat.get().ppid();
+            if (p == ancestor) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (group == null) {
+            return;
+        }
+        // a process whose lowered ancestor exited before it was restored still sits here: send it where they came from
+        for (long p : group.pids()) {
+            anyHome.ifPresent(home -> {
+                try {
+                    system.returnHome(home, p);
+                } catch (RuntimeException e) {
+                    // exited meanwhile
+                }
+            });
+        }
+        group.close();
+        group = null;
+    }
+
+    private final class Moved implements Lowered {
+        private final Competitor competitor;
+        private final ProcessHome home;
+
+        Moved(final Competitor competitor, final ProcessHome home) {
+            this.competitor = competitor;
+            this.home = home;
+        }
+
+        @Override
+        public Competitor competitor() {
+            return competitor;
+        }
+
+        @Override
+        public void restore() {
+            returnTree(competitor.pid(), home);
+        }
+    }
+}

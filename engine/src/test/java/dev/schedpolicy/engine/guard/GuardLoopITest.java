@@ -1,0 +1,190 @@
+package dev.schedpolicy.engine.guard;
+
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.jna.JnaKernel;
+import dev.schedpolicy.engine.proc.ProcFs;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+/**
+ * The guard on the real kernel: busy loops in sessions of their own (so per-task classes could not reach them) pinned
+ * beside a guarded loop on one CPU; what the kernel reports for them while the guard acts and after it ends.
+ */
+@EnabledOnOs(OS.LINUX)
+@Tag("kernel")
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class GuardLoopITest {
+    private static final String BUSY = "while :; do :; done";
+    private final ProcFs proc = ProcFs.system();
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        for (Process p : started) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            p.waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private Process start(final String... argv) throws IOException {
+        Process p = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        started.add(p);
+        return p;
+    }
+
+    /** A busy loop on CPU 0 in a session of its own (setsid execs in place: the PID is the loop's). */
+    private Process hog() throws IOException {
+        return start("taskset", "-c", "0", "setsid", "/bin/sh", "-c", BUSY);
+    }
+
+    private static CgroupSystem cgroupsOrSkip() {
+        CgroupSystem cgroups;
+        try {
+            cgroups = CgroupSystem.detect();
+            cgroups.cpuRoot();
+        } catch (RuntimeException e) {
+            assumeThat(false).as("needs a cpu cgroup hierarchy: " + e.getMessage()).isTrue();
+            throw e;
+        }
+        assumeThat(Files.isWritable(cgroups.cpuRoot().resolve("cgroup.procs")))
+                .as("needs root on a writable cpu cgroup hierarchy (the development machine and CI have one)").isTrue();
+        return cgroups;
+    }
+
+    private static void await(final BooleanSupplier condition, final long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+    }
+
+    @Test
+    void shouldMoveBusyCompetitorsIntoAnIdleGroupWhileTheGuardedStepWaitsAndPutThemBack() throws Exception {
+        CgroupSystem cgroups = cgroupsOrSkip();
+        Process a = hog();
+        Process b = hog();
+        String homeA = cgroups.cpuCgroupOf(a.pid());
+        String homeB = cgroups.cpuCgroupOf(b.pid());
+        Thread.sleep(300);
+        Process guarded = start("taskset", "-c", "0", "/bin/sh", "-c",
+                "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done");
+        GuardLoop loop = new GuardLoop(proc, guarded.pid(),
+                new ListedCompetitors(proc, () -> List.of(a.pid(), b.pid()), 0.05),
+                List.of(new IdleGroupLowering(cgroups, proc)), GuardSettings.defaults(), Set.of()).start();
+        await(loop::acting, 5_000);
+        assertThat(loop.acting()).as("the guard acted on a step that waits beside two busy loops").isTrue();
+        await(() -> !cgroups.cpuCgroupOf(b.pid()).equals(homeB), 1_000);
+        String lowered = cgroups.cpuCgroupOf(a.pid());
+        assertThat(lowered).isNotEqualTo(homeA).startsWith("/schedpolicy-");
+        assertThat(cgroups.cpuCgroupOf(b.pid())).isEqualTo(lowered);
+        Path group = cgroups.cpuDirOf(lowered);
+        assertThat(Files.readString(group.resolve("cpu.idle")).trim()).as("the group is idle").isEqualTo("1");
+
+        assertThat(guarded.waitFor(40, TimeUnit.SECONDS)).isTrue();
+        GuardReport report = loop.finish();
+
+        assertThat(cgroups.cpuCgroupOf(a.pid())).as("put back").isEqualTo(homeA);
+        assertThat(cgroups.cpuCgroupOf(b.pid())).as("put back").isEqualTo(homeB);
+        assertThat(group).as("the guard's group is removed").doesNotExist();
+        assertThat(report.restored()).isTrue();
+        assertThat(report.actions()).isPositive();
+        assertThat(report.firstActionMillis()).isBetween(0L, 1_000L);
+        assertThat(report.lowered()).extracting(l -> l.competitor().pid()).containsExactlyInAnyOrder(a.pid(), b.pid());
+        assertThat(report.waitMillis()).isPositive().isLessThanOrEqualTo(report.runnableMillis());
+        assertThat(report.describe().get(1)).startsWith("lowered sh " + a.pid()).contains("cpu.idle group");
+    }
+
+    @Test
+    void shouldLowerNothingWhileTheGuardedStepDoesNotAskForACpu() throws Exception {
+        CgroupSystem cgroups = cgroupsOrSkip();
+        Process a = hog();
+        String home = cgroups.cpuCgroupOf(a.pid());
+        Process guarded = start("taskset", "-c", "0", "sleep", "1.5");
+        GuardLoop loop = new GuardLoop(proc, guarded.pid(), new ListedCompetitors(proc, () -> List.of(a.pid()), 0.05),
+                List.of(new IdleGroupLowering(cgroups, proc)), GuardSettings.defaults(), Set.of()).start();
+        assertThat(guarded.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        GuardReport report = loop.finish();
+        assertThat(report.actions()).isZero();
+        assertThat(report.lowered()).isEmpty();
+        assertThat(cgroups.cpuCgroupOf(a.pid())).isEqualTo(home);
+        assertThat(report.describe().get(0)).contains("never over the threshold, nothing lowered");
+    }
+
+    @Test
+    void shouldPutCompetitorsBackOnceTheStepStopsAskingForACpu() throws Exception {
+        CgroupSystem cgroups = cgroupsOrSkip();
+        Process a = hog();
+        String home = cgroups.cpuCgroupOf(a.pid());
+        Thread.sleep(300);
+        // busy beside the loop for a while, then asleep for 4 s: the loop must go back before the step ends
+        Process guarded = start("taskset", "-c", "0", "/bin/sh", "-c",
+                "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; sleep 4");
+        GuardLoop loop = new GuardLoop(proc, guarded.pid(), new ListedCompetitors(proc, () -> List.of(a.pid()), 0.05),
+                List.of(new IdleGroupLowering(cgroups, proc)), GuardSettings.defaults(), Set.of()).start();
+        await(loop::acting, 5_000);
+        assertThat(loop.acting()).isTrue();
+        await(() -> !loop.acting(), 30_000);
+        assertThat(guarded.isAlive()).as("put back while the step still runs, asleep").isTrue();
+        assertThat(cgroups.cpuCgroupOf(a.pid())).isEqualTo(home);
+        guarded.waitFor(20, TimeUnit.SECONDS);
+        assertThat(loop.finish().restored()).isTrue();
+    }
+
+    @Test
+    void shouldPutSchedIdleBackExactlyAlsoOnChildrenBornWhileLowered() throws Exception {
+        assumeThat(JnaKernel.get().geteuid()).as("SCHED_IDLE can be left only with root's rights").isZero();
+        // a batch-class nice-5 loop that starts a child loop after 1 s, and an idle-class loop the guard must not touch
+        Process parent = start("chrt", "--batch", "0", "nice", "-n", "5", "/bin/sh", "-c",
+                "sleep 1; /bin/sh -c '" + BUSY + "' & " + BUSY);
+        Process alreadyIdle = start("chrt", "--idle", "0", "/bin/sh", "-c", BUSY);
+        Thread.sleep(200);
+        IdleClassLowering lowering = new IdleClassLowering(JnaKernel.get(), proc);
+
+        Lowering.Lowered lowered = lowering.lower(new Competitor(parent.pid(), "sh"));
+        assertThat(policyAndNice(parent.pid())).as("SCHED_IDLE (the kernel may keep the nice value beside it)").startsWith("5 ");
+        await(() -> loopChild(parent.pid()) > 0, 5_000);
+        long child = loopChild(parent.pid());
+        assertThat(child).as("the child loop started").isPositive();
+        assertThat(policyAndNice(child)).as("born while lowered: inherits SCHED_IDLE").startsWith("5 ");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> lowering.lower(new Competitor(alreadyIdle.pid(), "sh")))
+                .hasMessageContaining("no thread of a normal or batch class");
+
+        lowered.restore();
+        assertThat(policyAndNice(parent.pid())).as("batch, nice 5 again").isEqualTo("3 5");
+        assertThat(policyAndNice(child)).as("the child gets its parent's class back").isEqualTo("3 5");
+        assertThat(policyAndNice(alreadyIdle.pid())).as("untouched").startsWith("5 ");
+    }
+
+    /** The child shell loop (not the sleep before it); 0 while there is none. */
+    private long loopChild(final long parent) {
+        for (long pid : proc.descendants(parent).orElse(List.of())) {
+            if (proc.stat(pid).map(s -> s.comm().equals("sh")).orElse(false)) {
+                return pid;
+            }
+        }
+        return 0;
+    }
+
+    /** Fields 41 (policy) and 19 (nice) of /proc/PID/stat, as the kernel reports them. */
+    private String policyAndNice(final long pid) {
+        var s = proc.stat(pid).orElseThrow();
+        return s.policy() + " " + s.nice();
+    }
+}
