@@ -1,5 +1,6 @@
 package dev.schedpolicy.cli;
 
+import dev.schedpolicy.engine.guard.GuardSettings;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.launch.PolicedProcess;
 import dev.schedpolicy.engine.launch.PolicyThreadLauncher;
@@ -34,13 +35,19 @@ public final class RunCommand implements Callable<Integer> {
                 .footer("%nExamples:", "  schedpolicy run --policy idle -- make -j8",
                         "  schedpolicy run --policy batch --nice 19 --io idle -- ./gradlew build",
                         "  schedpolicy run --cpu-quota 50 --verify -- cc -O2 big.c",
-                        "  schedpolicy run --container --cpu-idle -- docker run --rm gcc:13 make -j4");
+                        "  schedpolicy run --container --cpu-idle -- docker run --rm gcc:13 make -j4",
+                        "  schedpolicy run --guard -- ./run-tests");
         CodedOptions.addStandardHelp(spec);
         PolicyOptions.declare(spec);
         spec.addOption(CodedOptions.flag("--verify", "print what the kernel reports for the command (on stderr)"));
         spec.addOption(CodedOptions.flag("--verbose", "print warnings in full (by default each is one short line)"));
         spec.addOption(CodedOptions.flag("--measure", "at the end, print on stderr the command's CPU (its whole process tree),"
                 + " the share of its runnable time it waited for a CPU, and its wall time"));
+        spec.addOption(CodedOptions.flag("--guard", "while COMMAND runs, whenever it waits for a CPU more than the threshold, your"
+                + " other busy processes yield to it (moved into an idle cgroup, or SCHED_IDLE); put back when it ends or"
+                + " stops asking for a CPU; a report on stderr at the end"));
+        spec.addOption(CodedOptions.number("--guard-threshold", "PERCENT", "with --guard: act when COMMAND waited more than"
+                + " this share of its runnable time in a 50 ms period (1..99, default 10)"));
         spec.addOption(CodedOptions.flag("--container", "COMMAND is a docker|podman run|create: put the container it starts under"
                 + " the policy's cgroup parts (--cgroup-parent, --cpu-shares, --cpus, --cpuset-cpus) instead of policing the client"));
         spec.addPositional(PositionalParamSpec.builder().paramLabel("COMMAND").arity("1..*").required(true).type(List.class)
@@ -63,6 +70,15 @@ public final class RunCommand implements Callable<Integer> {
             throw new UsageException("--measure and --container exclude each other: the container's processes are the"
                     + " runtime's children, not the command's");
         }
+        boolean guard = CodedOptions.isSet(spec, "--guard");
+        if (!guard && CodedOptions.value(spec, "--guard-threshold") != null) {
+            throw new UsageException("--guard-threshold needs --guard");
+        }
+        if (guard && CodedOptions.isSet(spec, "--container")) {
+            throw new UsageException("--guard and --container exclude each other: the container's processes are the"
+                    + " runtime's children, not the command's, so their wait cannot be read");
+        }
+        GuardSettings guardSettings = guard ? GuardedRun.settings(CodedOptions.value(spec, "--guard-threshold")) : null;
         if (CodedOptions.isSet(spec, "--container")) {
             return ContainerRun.run(command, policy, options, CodedOptions.isSet(spec, "--verify"), warnings(err), err);
         }
@@ -93,11 +109,16 @@ public final class RunCommand implements Callable<Integer> {
                 if (measured != null) {
                     measured.attach(p.pid());
                 }
-                int status = p.process().waitFor();
-                if (measured != null) {
-                    measured.report(err);
+                try (GuardedRun guarded = guard ? GuardedRun.start(p.pid(), config, guardSettings, err) : null) {
+                    int status = p.process().waitFor();
+                    if (guarded != null) {
+                        guarded.report(err);
+                    }
+                    if (measured != null) {
+                        measured.report(err);
+                    }
+                    return status;
                 }
-                return status;
             }
         }
     }
