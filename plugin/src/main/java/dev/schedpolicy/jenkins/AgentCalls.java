@@ -6,7 +6,7 @@ import dev.schedpolicy.engine.agent.BlockStart;
 import dev.schedpolicy.engine.agent.CgroupParents;
 import dev.schedpolicy.engine.agent.LaunchRecord;
 import dev.schedpolicy.engine.agent.PreparedLaunch;
-import dev.schedpolicy.engine.agent.MeasureRecord;
+import dev.schedpolicy.engine.agent.MeasureCollection;
 import dev.schedpolicy.engine.agent.SchedPolicyAgent;
 import dev.schedpolicy.engine.agent.UsageRecord;
 import dev.schedpolicy.engine.fleet.AgentSummary;
@@ -105,21 +105,26 @@ final class AgentCalls {
         }
     }
 
-    /** The figures of measured launches, once their processes ended (waiting up to {@code waitSeconds}). */
-    static final class CollectMeasures extends MasterToSlaveCallable<ArrayList<MeasureRecord>, RuntimeException> {
+    /**
+     * The figures of measured launches: at the end of a build once their processes ended (waiting up to
+     * {@code waitSeconds}, then ending them), as the build goes those that ended, at once.
+     */
+    static final class CollectMeasures extends MasterToSlaveCallable<MeasureCollection, RuntimeException> {
         @Serial
         private static final long serialVersionUID = 1L;
         private final ArrayList<String> ids;
         private final int waitSeconds;
+        private final boolean endRunning;
 
-        CollectMeasures(final List<String> ids, final int waitSeconds) {
+        CollectMeasures(final List<String> ids, final int waitSeconds, final boolean endRunning) {
             this.ids = new ArrayList<>(ids);
             this.waitSeconds = waitSeconds;
+            this.endRunning = endRunning;
         }
 
         @Override
-        public ArrayList<MeasureRecord> call() {
-            return SchedPolicyAgent.collectMeasures(ids, waitSeconds);
+        public MeasureCollection call() {
+            return SchedPolicyAgent.collectMeasures(ids, waitSeconds, endRunning);
         }
     }
 

@@ -159,6 +159,10 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
                 out.add(String.format(Locale.ROOT, "%s: %.0f%% of the wait", r().neighbourLabels().get(i),
                         100.0 * r().neighbourWaitNanos().get(i) / wait));
             }
+            if (r().moreNeighbours() > 0) {
+                out.add(String.format(Locale.ROOT, "%d more launches: %.0f%% of the wait", r().moreNeighbours(),
+                        100.0 * r().moreNeighbourWaitNanos() / wait));
+            }
             if (r().waitNanos() > 0) {
                 out.add(String.format(Locale.ROOT, "other processes on the machine: %.0f%% of the wait",
                         100.0 * r().otherWaitNanos() / wait));
@@ -176,6 +180,10 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
             for (int i = 0; i < r().neighbourLabels().size(); i++) {
                 out.add(new String[] {String.format(Locale.ROOT, "%.0f%%", 100.0 * r().neighbourWaitNanos().get(i) / wait),
                         r().neighbourLabels().get(i)});
+            }
+            if (r().moreNeighbours() > 0) {
+                out.add(new String[] {String.format(Locale.ROOT, "%.0f%%", 100.0 * r().moreNeighbourWaitNanos() / wait),
+                        r().moreNeighbours() + " more launches"});
             }
             if (r().waitNanos() > 0) {
                 out.add(new String[] {String.format(Locale.ROOT, "%.0f%%", 100.0 * r().otherWaitNanos() / wait),

@@ -68,6 +68,15 @@ public final class MeasureResult implements Serializable {
     /** Launches the agent could not report (offline, no answer), in words. */
     private final ArrayList<String> missing = new ArrayList<>();
 
+    public MeasureResult() {
+    }
+
+    /** A copy to add to: the figures collected before (as the build went, or before a restart) and more. */
+    MeasureResult(final MeasureResult before) {
+        launches.addAll(before.launches);
+        missing.addAll(before.missing);
+    }
+
     void add(final Launch launch) {
         launches.add(launch);
     }

@@ -4,20 +4,40 @@ import dev.schedpolicy.engine.agent.LaunchName;
 import hudson.model.InvisibleAction;
 import hudson.model.Run;
 import hudson.remoting.VirtualChannel;
+import hudson.util.DaemonThreadFactory;
+import hudson.util.NamingThreadFactory;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import jenkins.util.SystemProperties;
+import jenkins.util.Timer;
 
 /**
- * The launches of a build that its agents measure, until {@link MeasureCollector} collects their figures at the end of
- * the build (saved in build.xml meanwhile). The build is the one Jenkins runs the launch for ({@link LaunchBuilds}),
- * never one the launch's environment names.
+ * The launches of a build that its agents measure and whose figures the controller has not collected yet (in
+ * build.xml when Jenkins saves the build). Every {@link #batch()} launches their figures are collected in the background
+ * as the build goes (the agent keeps a bounded number of ended launches for all its builds), the rest by
+ * {@link MeasureCollector} at the end; so the list stays short, and a launch costs no write of build.xml (a save per
+ * launch wrote the whole growing list each time: quadratic in the launches). The build is the one Jenkins runs the
+ * launch for ({@link LaunchBuilds}), never one the launch's environment names.
  */
 public class MeasuredLaunches extends InvisibleAction {
     private static final Logger LOGGER = Logger.getLogger(MeasuredLaunches.class.getName());
+    /** System property: launches between two collections while the build runs (default {@value #DEFAULT_BATCH}). */
+    static final String BATCH_PROPERTY = MeasuredLaunches.class.getName() + ".batch";
+    /** A round trip per agent every 100 launches, and at most about that many entries in build.xml. */
+    private static final int DEFAULT_BATCH = 100;
+    /** After a collection that found launches still running, the next one at the latest. */
+    private static final int FOLLOW_UP_SECONDS = 5;
+    /** Collections of all builds in the background: each waits at most for its agents' answers. */
+    private static final ExecutorService COLLECTIONS = collections();
 
     /**
      * One measured launch: where it ran, its id in that agent's registry, how it is named, its policy, and where in the
@@ -44,11 +64,100 @@ public class MeasuredLaunches extends InvisibleAction {
     }
 
     private final List<Pending> pending = new ArrayList<>();
+    /** One collection of this build at a time; the end's waits for one in the background. Made anew after a restart. */
+    private transient volatile ReentrantLock collecting;
+    private transient boolean queued;
+    private transient int nextCollectionAt;
+
+    private static ExecutorService collections() {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(2, 2, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                new NamingThreadFactory(new DaemonThreadFactory(), "Sched Policy measure collection"));
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
 
     synchronized List<Pending> take() {
         List<Pending> all = List.copyOf(pending);
         pending.clear();
         return all;
+    }
+
+    private synchronized void add(final Pending p) {
+        pending.add(p);
+    }
+
+    /** Puts launches still running back, and sets when the next collection is due. */
+    private synchronized void putBack(final List<Pending> running) {
+        pending.addAll(0, running);
+        nextCollectionAt = pending.size() + batch();
+        queued = false;
+    }
+
+    /** Whether a collection is due now (and, if so, marks it queued). */
+    private synchronized boolean collectionDue() {
+        if (queued || pending.size() < Math.max(batch(), nextCollectionAt)) {
+            return false;
+        }
+        queued = true;
+        return true;
+    }
+
+    /** Marks a follow-up collection queued unless one is. */
+    private synchronized boolean claim() {
+        if (queued) {
+            return false;
+        }
+        queued = true;
+        return true;
+    }
+
+    static int batch() {
+        return Math.max(1, SystemProperties.getInteger(BATCH_PROPERTY, DEFAULT_BATCH));
+    }
+
+    private synchronized ReentrantLock collecting() {
+        if (collecting == null) {
+            collecting = new ReentrantLock();
+        }
+        return collecting;
+    }
+
+    /**
+     * Collects the figures of the launches not collected yet into the build's {@link MeasureBuildAction} (its own file),
+     * and saves the build when it still runs (the list in build.xml got shorter). At the end ({@code atEnd}) launches
+     * still running are ended and lost ones are said in words; as the build goes they stay for later.
+     */
+    void collect(final Run<?, ?> run, final boolean atEnd) {
+        ReentrantLock lock = collecting();
+        lock.lock();
+        try {
+            AgentMeasures.Gathered g = AgentMeasures.gather(take(), atEnd);
+            putBack(g.running());
+            boolean collected = !g.launches().isEmpty() || !g.missing().isEmpty();
+            if (collected) {
+                MeasureBuildAction before = run.getAction(MeasureBuildAction.class);
+                MeasureResult result = before == null ? new MeasureResult() : new MeasureResult(before.getResult());
+                g.launches().forEach(result::add);
+                g.missing().forEach(result::missing);
+                run.replaceAction(new MeasureBuildAction(run, result));
+            }
+            if (!atEnd && collected) {
+                run.save();
+            }
+            if (!atEnd && !g.running().isEmpty()) {
+                // launches end a few seconds after their step (durable-task's heartbeat): their figures then reach the
+                // page while the build runs, not only at its end
+                Timer.get().schedule(() -> {
+                    if (run.isBuilding() && claim()) {
+                        COLLECTIONS.execute(() -> collect(run, false));
+                    }
+                }, FOLLOW_UP_SECONDS, TimeUnit.SECONDS);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOGGER.log(Level.WARNING, "cannot collect the measured launches of " + run, e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Asks the agent to measure the prepared launch when {@code settings} say so; a refusal is logged, never fatal. */
@@ -78,13 +187,10 @@ public class MeasuredLaunches extends InvisibleAction {
                     run.addAction(a);
                 }
             }
-            synchronized (a) {
-                a.pending.add(new Pending(settings.node() == null ? "" : settings.node(), id, name, policy));
-            }
-            try {
-                run.save();
-            } catch (IOException e) {
-                LOGGER.log(Level.WARNING, "cannot save the measured launches of " + run, e);
+            a.add(new Pending(settings.node() == null ? "" : settings.node(), id, name, policy));
+            if (a.collectionDue()) {
+                MeasuredLaunches due = a;
+                COLLECTIONS.execute(() -> due.collect(run, false));
             }
         }
     }

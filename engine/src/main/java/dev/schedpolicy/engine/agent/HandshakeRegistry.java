@@ -344,8 +344,8 @@ public final class HandshakeRegistry implements AutoCloseable {
     }
 
     /** The figures of measured launches; see {@link LaunchMeasures#collect}. */
-    public java.util.ArrayList<MeasureRecord> collectMeasures(final List<String> ids, final Duration wait) {
-        return measures.collect(ids, wait);
+    public MeasureCollection collectMeasures(final List<String> ids, final Duration wait, final boolean endRunning) {
+        return measures.collect(ids, wait, endRunning);
     }
 
     /** Aborts every pending launch and removes every held cgroup; the registry stays usable. */

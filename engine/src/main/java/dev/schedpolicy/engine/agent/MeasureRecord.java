@@ -8,10 +8,17 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 
-/** One measured launch as the controller keeps it: the engine's {@link StepMeasure} in remoting-safe fields. */
+/**
+ * One measured launch as the controller keeps it: the engine's {@link StepMeasure} in remoting-safe fields. A build
+ * keeps one per launch (thousands in a long build), so its size must not grow with what ran beside it: it names the
+ * {@link #MAX_NEIGHBOURS} neighbours charged the most and sums the rest, and keeps each figure once (no text copy).
+ */
 public final class MeasureRecord implements Serializable {
     @Serial
     private static final long serialVersionUID = 1L;
+
+    /** The most neighbours a record names; a reader scans for the first few, and each name costs the build's file. */
+    public static final int MAX_NEIGHBOURS = 5;
 
     private final String id;
     private final String label;
@@ -25,9 +32,11 @@ public final class MeasureRecord implements Serializable {
     private final long coveragePermille;
     private final ArrayList<String> neighbourLabels = new ArrayList<>();
     private final ArrayList<Long> neighbourWaitNanos = new ArrayList<>();
+    /** Neighbours beyond {@link #MAX_NEIGHBOURS}: how many, and their part of the wait together (0 in older records). */
+    private final int moreNeighbours;
+    private final long moreNeighbourWaitNanos;
     private final long otherWaitNanos;
     private final ArrayList<String> notes;
-    private final ArrayList<String> lines;
     private final boolean ended;
 
     MeasureRecord(final String id, final StepMeasure m, final boolean ended) {
@@ -39,17 +48,25 @@ public final class MeasureRecord implements Serializable {
         this.sampledCpuNanos = m.sampledCpuNanos();
         this.waitNanos = m.waitNanos();
         this.coveragePermille = m.coveragePermille().orElse(-1);
+        int more = 0;
+        long moreWait = 0;
+        // the meter sorts its neighbours most wait first
         for (Neighbour n : m.neighbours()) {
-            neighbourLabels.add(n.label());
-            neighbourWaitNanos.add(n.waitNanos());
+            if (neighbourLabels.size() < MAX_NEIGHBOURS) {
+                neighbourLabels.add(n.label());
+                neighbourWaitNanos.add(n.waitNanos());
+            } else {
+                more++;
+                moreWait += n.waitNanos();
+            }
         }
+        this.moreNeighbours = more;
+        this.moreNeighbourWaitNanos = moreWait;
         this.otherWaitNanos = m.otherWaitNanos();
         this.notes = new ArrayList<>(m.notes());
-        this.lines = new ArrayList<>(m.describe());
         this.ended = ended;
         if (!ended) {
             notes.add("the build ended while processes of this launch still ran: measured up to then");
-            lines.add("note: the build ended while processes of this launch still ran: measured up to then");
         }
     }
 
@@ -103,6 +120,15 @@ public final class MeasureRecord implements Serializable {
         return List.copyOf(neighbourWaitNanos);
     }
 
+    /** How many launches beside it ran without a name here, and the part of the wait charged to them together. */
+    public int moreNeighbours() {
+        return moreNeighbours;
+    }
+
+    public long moreNeighbourWaitNanos() {
+        return moreNeighbourWaitNanos;
+    }
+
     public long otherWaitNanos() {
         return otherWaitNanos;
     }
@@ -111,13 +137,17 @@ public final class MeasureRecord implements Serializable {
         return List.copyOf(notes);
     }
 
-    /** The figures in words, one line each (as the CLI prints them). */
-    public List<String> lines() {
-        return List.copyOf(lines);
-    }
-
     /** Whether every process of the launch had exited when it was collected. */
     public boolean ended() {
         return ended;
+    }
+
+    /** The figures in a line, for a test's or a log's message. */
+    @Override
+    public String toString() {
+        return label + ": wait " + waitNanos + " ns of " + (sampledCpuNanos + Math.max(0, waitNanos)) + " ns runnable, CPU "
+                + cpuNanos + " ns, wall " + wallNanos + " ns, beside " + neighbourLabels + " " + neighbourWaitNanos
+                + (moreNeighbours > 0 ? " and " + moreNeighbours + " more " + moreNeighbourWaitNanos : "") + ", other "
+                + otherWaitNanos + "; source " + source + "; notes " + notes;
     }
 }

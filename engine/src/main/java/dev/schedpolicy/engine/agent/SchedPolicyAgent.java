@@ -274,9 +274,12 @@ public final class SchedPolicyAgent {
         return registry().measure(id, label);
     }
 
-    /** The figures of measured launches, waiting up to {@code waitSeconds} for their processes to end. */
-    public static ArrayList<MeasureRecord> collectMeasures(final List<String> ids, final int waitSeconds) {
-        return registry().collectMeasures(ids, Duration.ofSeconds(Math.max(0, Math.min(waitSeconds, 60))));
+    /**
+     * The figures of measured launches: at the end of a build ({@code endRunning}) waiting up to {@code waitSeconds} for
+     * their processes to end, as the build goes ({@code !endRunning}) at once, leaving running launches measured.
+     */
+    public static MeasureCollection collectMeasures(final List<String> ids, final int waitSeconds, final boolean endRunning) {
+        return registry().collectMeasures(ids, Duration.ofSeconds(Math.max(0, Math.min(waitSeconds, 60))), endRunning);
     }
 
     /** Ends a block; returns the usage of its cgroups (none when it used no cgroup control). */
