@@ -65,6 +65,11 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
         return rows;
     }
 
+    /** The pages' view: rows when few, stages and a detail page when many. */
+    public MeasurePage getPage() {
+        return new MeasurePage(getResult());
+    }
+
     @Exported
     public List<String> getMissing() {
         return getResult().getMissing();

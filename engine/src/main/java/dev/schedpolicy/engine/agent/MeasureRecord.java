@@ -39,7 +39,33 @@ public final class MeasureRecord implements Serializable {
     private final ArrayList<String> notes;
     private final boolean ended;
 
-    MeasureRecord(final String id, final StepMeasure m, final boolean ended) {
+    /** A record as {@link LaunchTable} stored it. */
+    MeasureRecord(final String id, final String label, final String source, final long[] figures,
+            final List<String> neighbourLabels, final List<Long> neighbourWaitNanos, final List<String> notes) {
+        this.id = id;
+        this.label = label;
+        this.source = source;
+        this.wallNanos = figures[0];
+        this.cpuNanos = figures[1];
+        this.sampledCpuNanos = figures[2];
+        this.waitNanos = figures[3];
+        this.coveragePermille = figures[4];
+        this.otherWaitNanos = figures[5];
+        this.moreNeighbours = (int) figures[6];
+        this.moreNeighbourWaitNanos = figures[7];
+        this.ended = figures[8] != 0;
+        this.neighbourLabels.addAll(neighbourLabels);
+        this.neighbourWaitNanos.addAll(neighbourWaitNanos);
+        this.notes = new ArrayList<>(notes);
+    }
+
+    /** The figures in the order {@link LaunchTable} keeps them, see the constructor above. */
+    long[] figures() {
+        return new long[] {wallNanos, cpuNanos, sampledCpuNanos, waitNanos, coveragePermille, otherWaitNanos, moreNeighbours,
+            moreNeighbourWaitNanos, ended ? 1 : 0};
+    }
+
+    public MeasureRecord(final String id, final StepMeasure m, final boolean ended) {
         this.id = id;
         this.label = m.label();
         this.source = m.source();
