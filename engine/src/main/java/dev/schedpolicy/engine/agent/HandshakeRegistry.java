@@ -23,6 +23,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -44,6 +45,7 @@ public final class HandshakeRegistry implements AutoCloseable {
     private final LaunchConfig config;
     private final GroupOccupancy occupancy;
     private final ScheduledExecutorService timer;
+    private volatile boolean detached;
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
     private final Map<String, List<Live>> live = new ConcurrentHashMap<>();
     private final Map<String, UsageRecord> reaped = new LinkedHashMap<>(16, 0.75f, true) {
@@ -288,6 +290,21 @@ public final class HandshakeRegistry implements AutoCloseable {
 
     /** Removes the cgroups of released launches that nothing runs in any more; their usage is kept per block. */
     public void reapEmptyGroups() {
+        try {
+            reapEmptyGroupsNow();
+        } catch (LinkageError e) {
+            // a detached copy of the engine whose classes came over a connection that is gone cannot load the ones it has
+            // not used yet: it stops here (a block's groups end with the block through the next connection's registry)
+            if (!detached) {
+                throw e;
+            }
+            timer.shutdown();
+        } finally {
+            endTimerWhenDrained();
+        }
+    }
+
+    private void reapEmptyGroupsNow() {
         containers.reap();
         for (Map.Entry<String, List<Live>> e : live.entrySet()) {
             List<Live> done = new ArrayList<>();
@@ -346,6 +363,28 @@ public final class HandshakeRegistry implements AutoCloseable {
     /** The figures of measured launches; see {@link LaunchMeasures#collect}. */
     public MeasureCollection collectMeasures(final List<String> ids, final Duration wait, final boolean endRunning) {
         return measures.collect(ids, wait, endRunning);
+    }
+
+    /**
+     * The connection that loaded this copy of the engine is gone, so nothing new comes here: what still runs keeps its
+     * group (a block open across a reconnect ends through the next connection's registry, which ends the groups its
+     * build recorded), the reaper goes on removing groups as they empty, and once this registry holds nothing its timer
+     * ends, the last thread that kept this copy of the engine's classes in the agent JVM.
+     */
+    public void detach() {
+        detached = true;
+        try {
+            timer.execute(this::endTimerWhenDrained);
+        } catch (RejectedExecutionException e) {
+            // closed already: its timer has ended
+        }
+    }
+
+    private void endTimerWhenDrained() {
+        if (detached && pending.isEmpty() && live.isEmpty() && containers.pendingCount() == 0 && containers.startedCount() == 0) {
+            measures.close();
+            timer.shutdown();
+        }
     }
 
     /** Aborts every pending launch and removes every held cgroup; the registry stays usable. */

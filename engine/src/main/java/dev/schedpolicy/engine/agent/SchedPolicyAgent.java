@@ -60,6 +60,17 @@ public final class SchedPolicyAgent {
         return registry;
     }
 
+    /**
+     * The connection that loaded this copy of the engine is gone (a Jenkins agent that reconnects in the same JVM loads the
+     * engine again, with a registry of its own): this copy's registry takes no new launch and lets its reaper end once
+     * what it holds has ended; running launches are left alone. See {@link HandshakeRegistry#detach()}.
+     */
+    public static synchronized void detach() {
+        if (registry != null) {
+            registry.detach();
+        }
+    }
+
     /** Replaces the registry (tests point it at a private state directory); closes the old one. */
     public static synchronized void useRegistry(final HandshakeRegistry value) {
         if (registry != null && registry != value) {
