@@ -4,7 +4,10 @@ import edu.umd.cs.findbugs.annotations.CheckForNull;
 import hudson.model.Executor;
 import hudson.model.Run;
 import hudson.security.ACL;
+import hudson.remoting.VirtualChannel;
 import hudson.security.ACLContext;
+import java.io.IOException;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -21,6 +24,7 @@ import jenkins.util.Timer;
  */
 final class AbortWatch implements AutoCloseable {
     private static final long PERIOD_MS = 200;
+    private static final long ABORT_BOUND_SECONDS = 10;
 
     @CheckForNull
     private final ScheduledFuture<?> poll;
@@ -29,8 +33,11 @@ final class AbortWatch implements AutoCloseable {
         this.poll = poll;
     }
 
-    /** Runs {@code onAbort} once if the build {@code runId} is stopped before {@link #close}; nothing for a null id. */
-    static AbortWatch start(@CheckForNull final String runId, final Runnable onAbort) {
+    /**
+     * Tells the agent behind {@code channel} to abort the launch {@code launchId}, once, if the build {@code runId} is
+     * stopped before {@link #close}; nothing for a null id.
+     */
+    static AbortWatch start(@CheckForNull final String runId, final VirtualChannel channel, final String launchId) {
         if (runId == null) {
             return new AbortWatch(null);
         }
@@ -48,9 +55,23 @@ final class AbortWatch implements AutoCloseable {
             boolean stopped = run.getActions(InterruptedBuildAction.class).size() > before
                     || executor != null && !executor.getCausesOfInterruption().isEmpty();
             if (stopped && fired.compareAndSet(false, true)) {
-                onAbort.run();
+                sendAbort(channel, launchId);
             }
         }, PERIOD_MS, PERIOD_MS, TimeUnit.MILLISECONDS));
+    }
+
+    /**
+     * An asynchronous call: this runs on jenkins.util.Timer, 10 threads for all of Jenkins, and a blocking call held one
+     * for as long as a hung agent did not answer. An answer not back within {@link #ABORT_BOUND_SECONDS} is given up; the
+     * agent's registry aborts a launch that is never released by itself.
+     */
+    private static void sendAbort(final VirtualChannel channel, final String launchId) {
+        try {
+            Future<Void> answer = channel.callAsync(new AgentCalls.Abort(launchId, "the build was stopped"));
+            Timer.get().schedule(() -> answer.cancel(true), ABORT_BOUND_SECONDS, TimeUnit.SECONDS);
+        } catch (IOException | RuntimeException e) {
+            // the channel is closed: the agent's registry aborts the launch by itself after its pending timeout
+        }
     }
 
     @Override

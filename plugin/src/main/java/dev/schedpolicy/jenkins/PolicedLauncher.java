@@ -144,7 +144,7 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
 
     private void release(final VirtualChannel channel, final PreparedLaunch prepared) throws IOException {
         LaunchRecord record;
-        try (AbortWatch watch = AbortWatch.start(settings.runId(), () -> abortQuietly(channel, prepared.id(), "the build was stopped"))) {
+        try (AbortWatch watch = AbortWatch.start(settings.runId(), channel, prepared.id())) {
             record = channel.call(new AgentCalls.Release(prepared.id(), settings.timeoutSeconds()));
         } catch (InterruptedException e) {
             abortQuietly(channel, prepared.id(), "the build was interrupted");
