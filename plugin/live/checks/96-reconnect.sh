@@ -1,0 +1,89 @@
+# An inbound agent's connection dropped while a block is open on it, then a second build on the same agent JVM. The
+# agent loads the plugin's and the engine's classes again with the new connection; the first block's end, made through
+# the new connection, ends the groups its build recorded (those the earlier connection made). Group names must never
+# be given twice in one agent JVM: when they restarted with the classes, the second build's group got the name of the
+# first block's (already removed) group and the first block's end killed the second build's running sh.
+RD=$(mktemp -d "${TMPDIR:-/tmp}/schedpolicy-live-reconnect.XXXXXX")
+CLEANUPS+=("rm -rf '$RD'")
+mkdir -p "$RD/run" && chmod 700 "$RD/run"  # the agent's own state directory (XDG_RUNTIME_DIR), apart from others'
+
+rc_marked() { grep -l "FAULTMARK=$1" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 | sort -n; }
+rc_cg() { sed -n 's/^[0-9]*:\([^:]*,\)\{0,1\}cpu\(,[^:]*\)\{0,1\}:\(.*\)$/\3/p' "/proc/$1/cgroup" 2>/dev/null | head -1; }
+rc_online() { grep -q '"offline":false' <<<"$(jcurl "$J/computer/reconnect-agent/api/json?tree=offline")"; }
+rc_wait() { # SECONDS COMMAND...: until the command succeeds
+  local n=$(($1 * 5)); shift
+  for _ in $(seq "$n"); do "$@" && return 0; sleep 0.2; done
+  return 1
+}
+rc_console() { mkdir -p "$OUT/console"; CONSOLE="$OUT/console/$1-$2.txt"; jcurl "$J/job/$1/$2/consoleText" >"$CONSOLE"; }
+rc_input_waits() { grep -q 'Proceed or Abort' <<<"$(jcurl "$J/job/r-first/$1/consoleText")"; }
+rc_groups() { find /sys/fs/cgroup/cpu -maxdepth 4 -type d -name "schedpolicy-$RA_PID-*" 2>/dev/null; }
+rc_no_groups() { [ -z "$(rc_groups)" ]; }
+rc_offline() { ! rc_online; }
+rc_back() { rc_wait 120 rc_online && kill -0 "$RA_PID"; }
+rc_agent_group() { [[ "$1" == /schedpolicy-$RA_PID-* ]]; }
+
+jpost computer/doCreateItem --data-urlencode name=reconnect-agent --data-urlencode type=hudson.slaves.DumbSlave \
+  --data-urlencode 'json={"name":"reconnect-agent","nodeDescription":"reconnects","numExecutors":"2","remoteFS":"'"$RD"'","labelString":"reconnect","mode":"EXCLUSIVE",
+ "":["hudson.slaves.JNLPLauncher","hudson.slaves.RetentionStrategy$Always"],
+ "launcher":{"stapler-class":"hudson.slaves.JNLPLauncher","$class":"hudson.slaves.JNLPLauncher","webSocket":true},
+ "retentionStrategy":{"stapler-class":"hudson.slaves.RetentionStrategy$Always","$class":"hudson.slaves.RetentionStrategy$Always"},
+ "nodeProperties":{"stapler-class-bag":"true"},"type":"hudson.slaves.DumbSlave"}' -o /dev/null
+jcurl -o "$RD/agent.jar" "$J/jnlpJars/agent.jar"
+secret=$(jcurl "$J/computer/reconnect-agent/jenkins-agent.jnlp" | sed -n 's/.*<argument>\([0-9a-f]\{64\}\)<\/argument>.*/\1/p')
+setsid env XDG_RUNTIME_DIR="$RD/run" java -jar "$RD/agent.jar" -url "$J/" -secret "$secret" -name reconnect-agent -webSocket \
+  -workDir "$RD" >>"$OUT/agent-reconnect.log" 2>&1 </dev/null &
+RA_PID=$!
+STARTED_PIDS+=("$RA_PID")
+check "reconnect: inbound agent reconnect-agent is online (pid $RA_PID)" rc_wait 120 rc_online
+
+pipeline_job r-first <<G
+node('reconnect') { withSchedPolicy(cpuQuota: 50) {
+  sh '$KV r-first'
+  input id: 'Go', message: 'first block waits'
+} }
+G
+pipeline_job r-second <<G
+node('reconnect') { withEnv(['FAULTMARK=r-second']) { withSchedPolicy(cpuQuota: 50) {
+  sh '$KV r-second-before; : > $RD/r-second-started; set +x; while [ ! -e $RD/r-second-go ]; do sleep 0.2; done; $KV r-second-after'
+} } }
+G
+
+first=$(start_build r-first)
+rc_wait 120 rc_input_waits "$first"
+rc_console r-first "$first"
+first_group=$(kernel_field r-first cgroup)
+check "reconnect: the first block's sh ran in a quota group of the agent JVM ($first_group)" rc_agent_group "$first_group"
+# once its sh ended the group is empty, and the agent's reaper (every 15 s) removes it: its name is free from then on
+check "reconnect: the first block's empty group was removed while the block stays open" \
+  rc_wait 60 test ! -d "/sys/fs/cgroup/cpu$first_group"
+jpost computer/reconnect-agent/doDisconnect --data-urlencode 'offlineMessage=live suite: connection dropped' -o /dev/null
+rc_wait 30 rc_offline
+# Jenkins installs its agent restarter on an inbound agent: the agent JVM execs itself again, keeping its PID, and
+# connects; an agent without one reconnects in the same JVM and loads the classes again. Either way the engine starts over.
+check "reconnect: the agent connected again by itself with the same PID, the first build still waits in its block" rc_back
+note "agent: $(grep -c 'Restarting agent via' "$OUT/agent-reconnect.log") restarts by Jenkins' agent restarter"
+
+rm -f "$RD/r-second-started" "$RD/r-second-go"
+second=$(start_build r-second)
+rc_wait 120 test -e "$RD/r-second-started"
+pid=$(rc_marked r-second | head -1)
+second_group=$(rc_cg "$pid")
+note "first block's group $first_group; second build's group $second_group"
+check "reconnect: the second build's group has a name the agent JVM never gave before" \
+  eval 'rc_agent_group "$second_group" && [ "$second_group" != "$first_group" ]'
+
+jpost "job/r-first/$first/input/Go/proceedEmpty" -o /dev/null
+r1=$(wait_build r-first "$first" 120); rc_console r-first "$first"
+check "reconnect: the first build ends its block through the new connection, SUCCESS ($r1)" test "$r1" = SUCCESS
+sleep 1
+alive=$(for p in $(rc_marked r-second); do [ "$(rc_cg "$p")" = "$second_group" ] && echo "$p"; done | grep -c .)
+check "reconnect: the first block's end left the second build's sh running in its group ($alive processes)" \
+  bash -c "[ '$alive' -gt 0 ] && [ -d '/sys/fs/cgroup/cpu$second_group' ]"
+
+: >"$RD/r-second-go"
+r2=$(wait_build r-second "$second" 120); rc_console r-second "$second"
+check "reconnect: the second build's sh ends in its own 50% group, SUCCESS ($r2)" \
+  bash -c "[ '$r2' = SUCCESS ] && grep -qE '^KERNEL r-second-after .*cgroup=$second_group quota=50000' '$CONSOLE'"
+check "reconnect: no group of the agent JVM is left once both builds ended" rc_wait 30 rc_no_groups
+kill -TERM "$RA_PID" 2>/dev/null
