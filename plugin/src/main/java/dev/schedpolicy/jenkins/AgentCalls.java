@@ -48,6 +48,7 @@ final class AgentCalls {
 
         @Override
         public BlockStart call() {
+            AgentConnection.watch();
             return SchedPolicyAgent.startBlock(blockKey, agentDefault, enclosing, requested, limits, cgroupParent);
         }
     }
@@ -82,6 +83,7 @@ final class AgentCalls {
 
         @Override
         public PreparedLaunch call() {
+            AgentConnection.watch();
             return SchedPolicyAgent.prepare(policy, agentDefault, blockKey, limits, Duration.ofSeconds(timeoutSeconds), cgroupParent,
                     command, envOverrides);
         }
