@@ -53,8 +53,9 @@ final class ContainerBook {
     private final Map<String, List<Started>> started = new ConcurrentHashMap<>();
     private volatile Placement placement;
 
+    /** @param notHeld what of the policy the container runs without or cannot hold, in words (see {@link LaunchRecord#notHeld}) */
     private record Pending(String blockKey, Policy policy, ContainerLaunch launch, Started joined, List<String> warnings,
-            Map<String, String> clientEnv) {
+            Map<String, String> clientEnv, List<String> notHeld) {
     }
 
     /** @param clientEnv the variables that choose the daemon, to ask it whether the container still exists */
@@ -90,12 +91,14 @@ final class ContainerBook {
     }
 
     /**
-     * @param env the launch's whole environment (the agent's, with the launch's overrides)
+     * @param env   the launch's whole environment (the agent's, with the launch's overrides)
+     * @param floor the node's floor, which options that let the container leave its group must not break
      * @throws ContainerRefusal saying why the launch must not run and what to use instead
      */
     PreparedLaunch prepare(final ContainerCommand command, final Policy policy, final String blockKey, final Optional<Path> parent,
-            final LaunchConfig launchConfig, final Map<String, String> env) {
+            final LaunchConfig launchConfig, final Map<String, String> env, final ContainerFloor floor) {
         String id = "ct-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet();
+        List<String> notHeld = new ArrayList<>(floor.check(command, policy));
         if (command.action() == ContainerAction.EXEC) {
             Started target = find(command.target()).orElseThrow(() -> new ContainerRefusal(command.describe()
                     + " runs in container " + command.target() + ", which no policed launch on this agent started, so nothing"
@@ -113,12 +116,17 @@ final class ContainerBook {
                     throw new ContainerRefusal(what + " (onUnsupported: 'warn' runs it in the container's group anyway)");
                 }
                 warnings.add(what + "; it runs in the container's group, which carries '" + target.policy() + "'");
+                notHeld.add("per-task parts of '" + policy.toCompact() + "' not applied: the exec runs in the container's group,"
+                        + " which carries '" + target.policy() + "'");
             }
-            pending.put(id, new Pending(blockKey, policy, null, target, warnings, Map.of()));
+            // what the container runs without, its exec'd processes run without too
+            notHeld.addAll(target.launch().plan().notApplied());
+            pending.put(id, new Pending(blockKey, policy, null, target, warnings, Map.of(), notHeld));
             return new PreparedLaunch(id, List.of());
         }
         ContainerLaunch launch = ContainerLaunch.prepare(placement().placement(), command, policy, parent, launchConfig, env);
-        pending.put(id, new Pending(blockKey, policy, launch, null, launch.plan().warnings(), daemonEnv(env)));
+        notHeld.addAll(launch.plan().notApplied());
+        pending.put(id, new Pending(blockKey, policy, launch, null, launch.plan().warnings(), daemonEnv(env), notHeld));
         return new PreparedLaunch(id, command.insertAt(), launch.plan().inserted());
     }
 
@@ -188,7 +196,7 @@ final class ContainerBook {
         String cpus = state.map(ContainerReadBack.State::cpus).orElse("unknown");
         long pid = state.map(ContainerReadBack.State::pid).orElse(0L);
         return new LaunchRecord(id, p.policy().toCompact(), pid, words, "container", 0, "container", cpuCgroup, cpus, mismatches,
-                p.warnings(), container);
+                p.warnings(), container, p.notHeld());
     }
 
     /**

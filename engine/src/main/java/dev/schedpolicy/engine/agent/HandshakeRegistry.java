@@ -138,6 +138,20 @@ public final class HandshakeRegistry implements AutoCloseable {
     @SuppressWarnings("checkstyle:ParameterNumber")
     public PreparedLaunch prepare(final Policy policy, final AgentLimits limits, final String blockKey, final Duration pendingTimeout,
             final Optional<Path> cgroupParent, final List<String> argv, final Map<String, String> env, final List<String> notes) {
+        return prepare(policy, limits, blockKey, pendingTimeout, cgroupParent, argv, env, notes, null);
+    }
+
+    /**
+     * As {@link #prepare(Policy, AgentLimits, String, Duration, Optional, List, Map, List)} on a node whose default policy
+     * is {@code agentDefault}: a container whose options would leave that floor is refused unless the limits allow
+     * raising priorities (see {@link ContainerFloor}).
+     *
+     * @param agentDefault the node's default policy, compact; blank or null for none
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    public PreparedLaunch prepare(final Policy policy, final AgentLimits limits, final String blockKey, final Duration pendingTimeout,
+            final Optional<Path> cgroupParent, final List<String> argv, final Map<String, String> env, final List<String> notes,
+            final String agentDefault) {
         Optional<String> unchecked = ContainerLaunches.refusal(argv);
         if (unchecked.isPresent()) {
             throw new ContainerRefusal(unchecked.get());
@@ -148,7 +162,7 @@ public final class HandshakeRegistry implements AutoCloseable {
                 return prepare(policy, limits, blockKey, pendingTimeout, cgroupParent);
             }
             PreparedLaunch prepared = containers.prepare(c.command(), policy, blockKey, cgroupParent,
-                    config.withLimits(limits.toPolicyLimits()), env);
+                    config.withLimits(limits.toPolicyLimits()), env, ContainerFloor.of(agentDefault, limits));
             timer.schedule(() -> containers.abort(prepared.id(), "not released within " + pendingTimeout.toMillis() + " ms of being"
                     + " prepared"), pendingTimeout.toMillis(), TimeUnit.MILLISECONDS);
             return prepared;

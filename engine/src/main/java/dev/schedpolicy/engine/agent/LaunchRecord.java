@@ -26,6 +26,11 @@ public final class LaunchRecord implements Serializable {
     private final ArrayList<String> warnings;
     /** The container a run/create made or an exec joined; null for a plain launch. */
     private final String container;
+    /**
+     * Parts of the policy that were not applied, or that the launch's own options keep from holding, each in words; null in
+     * records from before it was kept (read as none).
+     */
+    private final ArrayList<String> notHeld;
 
     @SuppressWarnings("checkstyle:ParameterNumber")
     public LaunchRecord(final String id, final String policy, final long pid, final String readFrom, final String schedClass,
@@ -42,6 +47,17 @@ public final class LaunchRecord implements Serializable {
     public LaunchRecord(final String id, final String policy, final long pid, final String readFrom, final String schedClass,
             final int nice, final String io, final String cpuCgroup, final String cpus, final List<String> mismatches,
             final List<String> warnings, final String container) {
+        this(id, policy, pid, readFrom, schedClass, nice, io, cpuCgroup, cpus, mismatches, warnings, container, List.of());
+    }
+
+    /**
+     * A container launch of which {@code notHeld} was not applied or cannot hold (a per-task part nothing stands in for,
+     * an option that lets the container leave its group): it is never called verified.
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    public LaunchRecord(final String id, final String policy, final long pid, final String readFrom, final String schedClass,
+            final int nice, final String io, final String cpuCgroup, final String cpus, final List<String> mismatches,
+            final List<String> warnings, final String container, final List<String> notHeld) {
         this.id = id;
         this.policy = policy;
         this.pid = pid;
@@ -54,6 +70,7 @@ public final class LaunchRecord implements Serializable {
         this.mismatches = new ArrayList<>(mismatches);
         this.warnings = new ArrayList<>(warnings);
         this.container = container;
+        this.notHeld = new ArrayList<>(notHeld);
     }
 
     static LaunchRecord of(final String id, final String policy, final PolicedLaunch launch) {
@@ -119,16 +136,24 @@ public final class LaunchRecord implements Serializable {
         return java.util.Optional.ofNullable(container);
     }
 
-    /** Whether the kernel reported every requested value. */
+    /** What of the policy was not applied or cannot hold, in words; empty when all of it was applied. */
+    public List<String> notHeld() {
+        return notHeld == null ? List.of() : List.copyOf(notHeld);
+    }
+
+    /** Whether every part of the policy was applied and the kernel reported every requested value. */
     public boolean verified() {
-        return mismatches.isEmpty();
+        return mismatches.isEmpty() && notHeld().isEmpty();
     }
 
     /** One line for the console: "pid 4242 verified: class idle, nice 0, io idle, cpu cgroup /, cpus 0-1". */
     public String describe() {
         if (container != null) {
-            return "container " + container.substring(0, Math.min(12, container.length()))
-                    + (verified() ? " verified" : " NOT verified (" + String.join("; ", mismatches) + ")") + ": " + readFrom
+            String checked = mismatches.isEmpty() ? "verified" : "NOT verified (" + String.join("; ", mismatches) + ")";
+            // what was not applied comes first, and "verified" is said only of the rest
+            String state = notHeld().isEmpty() ? " " + checked
+                    : " NOT as asked (" + String.join("; ", notHeld()) + "); the rest " + checked;
+            return "container " + container.substring(0, Math.min(12, container.length())) + state + ": " + readFrom
                     + (pid > 0 ? " (main pid " + pid + ")" : "");
         }
         return "pid " + pid + (verified() ? " verified" : " NOT verified (" + String.join("; ", mismatches) + ")")

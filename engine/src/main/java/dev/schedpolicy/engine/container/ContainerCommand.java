@@ -24,14 +24,19 @@ import java.util.Optional;
  * @param options       the subcommand's options up to the image (run/create) or container (exec), last value
  *                      per long name ("--cpus" -> "0.5"); flags and --env map to ""
  * @param target        exec: the container name or id; run/create: the image
+ * @param every         every value per long name, in order: options that may be given more than once (-v, --cap-add)
+ *                      matter in each of their values; --env's are not kept
  */
 public record ContainerCommand(List<String> argv, ContainerRuntime runtime, ContainerAction action, List<String> globalOptions,
-        int insertAt, Map<String, String> options, String target) {
+        int insertAt, Map<String, String> options, String target, Map<String, List<String>> every) {
 
     public ContainerCommand {
         argv = List.copyOf(argv);
         globalOptions = List.copyOf(globalOptions);
         options = Map.copyOf(options);
+        Map<String, List<String>> copy = new LinkedHashMap<>();
+        every.forEach((k, v) -> copy.put(k, List.copyOf(v)));
+        every = Map.copyOf(copy);
     }
 
     /** The outcome of reading a command line. */
@@ -86,7 +91,7 @@ public record ContainerCommand(List<String> argv, ContainerRuntime runtime, Cont
             return new NotContainer();
         }
         String line = "'" + rt.program() + " " + action.get().word() + "'";
-        Map<String, String> options = new LinkedHashMap<>();
+        Options options = new Options();
         int j = i + 1;
         int optionsEnd = -1;
         while (j < argv.size() && argv.get(j).startsWith("-") && !"-".equals(argv.get(j))) {
@@ -108,8 +113,19 @@ public record ContainerCommand(List<String> argv, ContainerRuntime runtime, Cont
         if (j >= argv.size()) {
             return new Unreadable(line + " names no " + (action.get() == ContainerAction.EXEC ? "container" : "image"));
         }
-        return new Container(new ContainerCommand(argv, rt, action.get(), globals, optionsEnd >= 0 ? optionsEnd : j, options,
-                argv.get(j)));
+        return new Container(new ContainerCommand(argv, rt, action.get(), globals, optionsEnd >= 0 ? optionsEnd : j, options.last,
+                argv.get(j), options.every));
+    }
+
+    /** The options read so far: the last value per long name, and every value in order. */
+    private static final class Options {
+        private final Map<String, String> last = new LinkedHashMap<>();
+        private final Map<String, List<String>> every = new LinkedHashMap<>();
+
+        void put(final String name, final String value) {
+            last.put(name, value);
+            every.computeIfAbsent(name, k -> new java.util.ArrayList<>()).add(value);
+        }
     }
 
     /** An option the parser does not know; the message is the option's name only (never its value). */
@@ -126,7 +142,7 @@ public record ContainerCommand(List<String> argv, ContainerRuntime runtime, Cont
      * are not kept: they carry credentials, and nothing here needs them.
      */
     private static int readOption(final ContainerRuntime rt, final ContainerAction action, final List<String> argv, final int j,
-            final Map<String, String> options) {
+            final Options options) {
         String token = argv.get(j);
         if (token.startsWith("--")) {
             int eq = token.indexOf('=');
@@ -165,6 +181,11 @@ public record ContainerCommand(List<String> argv, ContainerRuntime runtime, Cont
             return next;
         }
         return j + 1;
+    }
+
+    /** Every value of a long option, in the order given (empty when it is not given; "" for a flag). */
+    public List<String> values(final String longName) {
+        return every.getOrDefault(longName, List.of());
     }
 
     /** The value of a long option as given (the last one wins, as in the runtimes' own parsers). */

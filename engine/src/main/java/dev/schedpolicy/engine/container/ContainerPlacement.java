@@ -45,12 +45,15 @@ public final class ContainerPlacement {
      * @param ownCidFile   whether {@code cidFile} is ours to delete (false when the command named its own)
      * @param warnings     what was not applied, under on-unsupported=warn
      * @param policy       the policy the placement carries out
+     * @param notApplied   the parts of the asked policy the container runs without, each in a few words ("class batch
+     *                     not applied: ..."), so its record never calls them verified
      */
     public record Plan(ContainerCommand command, List<String> inserted, Optional<String> cgroupParent, Path cidFile, boolean ownCidFile,
-            List<String> warnings, Policy policy) {
+            List<String> warnings, Policy policy, List<String> notApplied) {
         public Plan {
             inserted = List.copyOf(inserted);
             warnings = List.copyOf(warnings);
+            notApplied = List.copyOf(notApplied);
         }
 
         /** The command line to start instead of the given one. */
@@ -84,7 +87,7 @@ public final class ContainerPlacement {
         if (ownCid.isEmpty()) {
             out.inserted.add("--cidfile=" + cidFile);
         }
-        return new Plan(command, out.inserted, out.parent, cid, ownCid.isEmpty(), out.warnings, placed);
+        return new Plan(command, out.inserted, out.parent, cid, ownCid.isEmpty(), out.warnings, placed, out.notApplied);
     }
 
     /**
@@ -102,18 +105,25 @@ public final class ContainerPlacement {
             Optional<String> problem = idleParentProblem(configured);
             if (problem.isPresent()) {
                 cpuIdle = false;
-                out.unsupported(why + ", and its cgroup equivalent cpu-idle cannot be applied: " + problem.get());
+                out.unsupported(why + ", and its cgroup equivalent cpu-idle cannot be applied: " + problem.get(), "class idle");
             }
         }
-        PerTaskParts.Equivalent applied = new PerTaskParts.Equivalent(cpuIdle, eq.weight(), eq.without());
+        PerTaskParts.Equivalent applied = new PerTaskParts.Equivalent(cpuIdle, eq.weight(), eq.without(), eq.unmatched());
         if (!eq.without().isEmpty()) {
             out.unsupported(why + ", and " + String.join(", ", eq.without()) + " has no cgroup equivalent that is applied: set the"
-                    + " policy without it for container builds (docker's --blkio-weight is the container's I/O weight under bfq)");
+                    + " policy without it for container builds (docker's --blkio-weight is the container's I/O weight under bfq)",
+                    String.join(", ", eq.without()));
         }
         if (applied.any()) {
             // what was applied comes first: a terminal shows a warning cut at its first ': ' (WarningBrief)
             out.warnings.add("for '" + policy.toCompact() + "', applied its cgroup equivalent instead, " + applied.describe(policy)
                     + ": " + why);
+        }
+        for (String part : eq.unmatched()) {
+            // not refused: nothing stands in yet, and the share it asks for is the default one, which the container keeps
+            out.notApplied.add(part + " not applied: no cgroup equivalent reaches the container's processes");
+            out.warnings.add("for '" + policy.toCompact() + "', " + part + " is not applied: " + why + ", and it has no cgroup"
+                    + " equivalent (the container runs at class normal)");
         }
         return applied.applyTo(policy);
     }
@@ -144,25 +154,26 @@ public final class ContainerPlacement {
         try {
             dir = configured.orElseGet(() -> IdleParent.of(system).path());
         } catch (CgroupException e) {
-            out.unsupported("cpu-idle for a container needs a cpu cgroup controller: " + e.getMessage());
+            out.unsupported("cpu-idle for a container needs a cpu cgroup controller: " + e.getMessage(), "cgroup parent");
             return;
         }
         String why = policy.cpuIdle() ? "cpu-idle for a container" : "the configured cgroup parent";
         if (!Files.isDirectory(dir)) {
             out.unsupported(why + " needs " + dir + ", which does not exist" + (configured.isEmpty()
-                    ? ": an administrator makes the machine-wide idle parent once with 'sudo schedpolicy setup'" : ""));
+                    ? ": an administrator makes the machine-wide idle parent once with 'sudo schedpolicy setup'" : ""),
+                    policy.cpuIdle() ? "cpu-idle" : "cgroup parent");
             return;
         }
         if (policy.cpuIdle() && system.idleAncestor(dir).isEmpty()) {
             out.unsupported("cpu-idle for a container needs an idle parent, but neither " + dir + " nor a group above it has cpu.idle 1"
-                    + " (the machine-wide idle parent from 'schedpolicy setup' has)");
+                    + " (the machine-wide idle parent from 'schedpolicy setup' has)", "cpu-idle");
             return;
         }
         CgroupDriver driver;
         try {
             driver = drivers.driverFor(command, env);
         } catch (ContainerRefusal e) {
-            out.unsupported(e.getMessage());
+            out.unsupported(e.getMessage(), policy.cpuIdle() ? "cpu-idle" : "cgroup parent");
             return;
         }
         String value;
@@ -171,7 +182,8 @@ public final class ContainerPlacement {
             if (!name.endsWith(".slice")) {
                 out.unsupported("the " + command.runtime().program() + " daemon uses the systemd cgroup driver, which takes only a slice"
                         + " as --cgroup-parent, and " + dir + " is not one: configure a slice with CPUWeight=idle (e.g."
-                        + " /sys/fs/cgroup/build-idle.slice, docs/usage.md) as the cgroup parent, or run the daemon with the cgroupfs driver");
+                        + " /sys/fs/cgroup/build-idle.slice, docs/usage.md) as the cgroup parent, or run the daemon with the cgroupfs driver",
+                        policy.cpuIdle() ? "cpu-idle" : "cgroup parent");
                 return;
             }
             value = name;
@@ -194,6 +206,7 @@ public final class ContainerPlacement {
         private final ContainerCommand command;
         private final List<String> inserted = new ArrayList<>();
         private final List<String> warnings = new ArrayList<>();
+        private final List<String> notApplied = new ArrayList<>();
         private Optional<String> parent = Optional.empty();
 
         Outcome(final Policy policy, final ContainerCommand command) {
@@ -201,11 +214,13 @@ public final class ContainerPlacement {
             this.command = command;
         }
 
-        void unsupported(final String reason) {
+        /** @param part the part that is not applied, in a few words ("io idle", "cpu-idle") */
+        void unsupported(final String reason, final String part) {
             if (policy.onUnsupported() == OnUnsupported.FAIL) {
                 throw new ContainerRefusal(reason + " (onUnsupported: 'warn', or --on-unsupported warn, runs the container with the parts that apply)");
             }
             warnings.add(reason + "; the container runs without them");
+            notApplied.add(part + " not applied (see the warning)");
         }
 
         /**
@@ -229,6 +244,7 @@ public final class ContainerPlacement {
             if (ownQuota) {
                 // both set is an error in the runtimes ("Conflicting options"): the command's own quota stays
                 warnings.add(conflict + "; the container runs with its own " + own);
+                notApplied.add(part + " not applied: the container's own " + own + " stays");
                 return;
             }
             warnings.add(conflict + "; the policy's wins (given after the command's own)");

@@ -38,11 +38,16 @@ public final class PerTaskParts {
      *
      * @param cpuIdle    whether cpu-idle stands in for class idle
      * @param weight     the weight that stands in for the nice, if any
-     * @param without    the per-task parts nothing stands in for, in words
+     * @param without    the per-task parts nothing stands in for, in words, that ask for something a container cannot do
+     *                   without (an I/O class)
+     * @param unmatched  the per-task parts nothing stands in for yet, in words, whose CPU share is the default one (class
+     *                   batch, a realtime class, a negative nice where raising is allowed): the container runs without
+     *                   them at class normal, and says so
      */
-    public record Equivalent(boolean cpuIdle, java.util.OptionalInt weight, List<String> without) {
+    public record Equivalent(boolean cpuIdle, java.util.OptionalInt weight, List<String> without, List<String> unmatched) {
         public Equivalent {
             without = List.copyOf(without);
+            unmatched = List.copyOf(unmatched);
         }
 
         /** Whether anything stands in for a per-task part. */
@@ -82,7 +87,13 @@ public final class PerTaskParts {
         }
         List<String> without = new ArrayList<>();
         policy.io().ifPresent(io -> without.add("io " + io));
-        return new Equivalent(cpuIdle, weight, without);
+        List<String> unmatched = new ArrayList<>();
+        policy.schedClass().filter(c -> c != SchedClass.NORMAL && c != SchedClass.IDLE).ifPresent(c -> unmatched.add("class " + c.label()));
+        if (!idleClass && !policy.cpuIdle() && policy.cpuWeight().isEmpty() && weight.isEmpty()
+                && policy.nice().isPresent() && policy.nice().getAsInt() != 0) {
+            unmatched.add("nice " + policy.nice().getAsInt());
+        }
+        return new Equivalent(cpuIdle, weight, without, unmatched);
     }
 
     /** The cgroup weight (100 = nice 0) with the share nice {@code nice} has against a nice-0 task; at least 1. */

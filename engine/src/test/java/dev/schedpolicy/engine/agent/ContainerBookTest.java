@@ -60,7 +60,7 @@ class ContainerBookTest {
         ContainerCommand command = ((ContainerCommand.Container) ContainerCommand.parse(argv)).command();
         Map<String, String> env = Map.of("PATH", System.getenv("PATH"), "DOCKER_HOST", "tcp://remote:2376",
                 "DOCKER_PASSWORD", "s3cret", "CONTAINER_REGISTRY_TOKEN", "t0ken");
-        PreparedLaunch run = book.prepare(command, Policy.parse("weight50"), "b", Optional.empty(), config, env);
+        PreparedLaunch run = book.prepare(command, Policy.parse("weight50"), "b", Optional.empty(), config, env, ContainerFloor.NONE);
         assertThat(new ProcessBuilder(run.command(argv)).start().waitFor()).isZero();
         book.release(run.id(), Duration.ofMillis(300));
 
@@ -86,7 +86,7 @@ class ContainerBookTest {
         ContainerCommand command = ((ContainerCommand.Container) ContainerCommand.parse(argv)).command();
         Map<String, String> env = Map.of("PATH", System.getenv("PATH"), "DOCKER_HOST", "tcp://remote:2376", "TOKEN", "s3cret");
 
-        PreparedLaunch run = book.prepare(command, Policy.parse("weight50"), "b", Optional.empty(), config, env);
+        PreparedLaunch run = book.prepare(command, Policy.parse("weight50"), "b", Optional.empty(), config, env, ContainerFloor.NONE);
         Process client = new ProcessBuilder(run.command(argv)).start();
         assertThat(client.waitFor()).isZero();
         book.release(run.id(), Duration.ofMillis(300));
@@ -96,7 +96,7 @@ class ContainerBookTest {
         assertThat(book.startedCount()).as("its daemon says it runs").isEqualTo(1);
         List<String> exec = List.of(docker.toString(), "exec", ID.substring(0, 12), "sh", "-c", "make");
         ContainerCommand execCommand = ((ContainerCommand.Container) ContainerCommand.parse(exec)).command();
-        PreparedLaunch joined = book.prepare(execCommand, Policy.parse("weight50"), "b", Optional.empty(), config, env);
+        PreparedLaunch joined = book.prepare(execCommand, Policy.parse("weight50"), "b", Optional.empty(), config, env, ContainerFloor.NONE);
         assertThat(joined.command(exec)).as("a later step inside it still runs").isEqualTo(exec);
         book.abort(joined.id(), "not started in this test");
 

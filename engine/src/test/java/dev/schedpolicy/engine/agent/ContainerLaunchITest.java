@@ -256,6 +256,101 @@ class ContainerLaunchITest {
         assertThat(stateEntries()).isEmpty();
     }
 
+    /** docker-workflow's inside line with the author's {@code extra} options (inside('--privileged')) before the image. */
+    private List<String> insideRunWith(final String... extra) {
+        List<String> argv = new ArrayList<>(insideRun());
+        argv.addAll(argv.size() - 1, List.of(extra));
+        return argv;
+    }
+
+    /**
+     * Issue 31 item 4: under a node's floor, a container whose options let it leave its group (here --privileged, with
+     * which a process writes its PID to the root cgroup) is refused in one line before any container exists, as the
+     * plugin prepares it (the node's default given with the launch).
+     */
+    @Test
+    void shouldRefuseAPrivilegedContainerUnderTheNodesFloorBeforeAnyContainerExists() throws Exception {
+        Path idle = docker.parent("schedpolicy-test-idle", true);
+        SchedPolicyAgent.useRegistry(registry);
+        try {
+            assertThatThrownBy(() -> SchedPolicyAgent.prepare("", "idle", "b-floor", AgentLimits.DEFAULT, TIMEOUT, idle.toString(),
+                    insideRunWith("--privileged", "--cgroupns=host"), env()))
+                    .isInstanceOf(ContainerRefusal.class)
+                    .hasMessageContaining("'docker run' has --privileged")
+                    .hasMessageContaining("leave the administrator's floor 'idle'")
+                    .hasMessageContaining("leave it out of the container's options")
+                    .hasMessageNotContaining("BUILD_TAG").matches(e -> !e.getMessage().contains("\n"), "one line");
+            assertThat(docker.ok("docker", "ps", "-aq", "--filter", "label=" + TestDocker.LABEL)).isEmpty();
+            assertThat(stateEntries()).isEmpty();
+        } finally {
+            SchedPolicyAgent.useRegistry(null);
+            registry = null;
+        }
+    }
+
+    /**
+     * Issue 31 item 4: where the administrator allowed raising priorities, the same container runs, and its record
+     * says the floor cannot hold instead of "verified".
+     */
+    @Test
+    void shouldRunAPrivilegedContainerWhereRaisingIsAllowedAndSayTheFloorCannotHold() throws Exception {
+        Path idle = docker.parent("schedpolicy-test-idle", true);
+        AgentLimits raising = new AgentLimits(true, -20, true, 0);
+        PreparedLaunch prepared = registry.prepare(Policy.parse("idle"), raising, "b-raise", TIMEOUT, Optional.of(idle),
+                insideRunWith("--cap-add=SYS_NICE"), docker.env(), List.of(), "idle");
+        Process client = start(prepared.command(insideRunWith("--cap-add=SYS_NICE")));
+        String id = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertThat(client.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        LaunchRecord record = registry.release(prepared.id(), TIMEOUT);
+        assertThat(record.container()).hasValue(id);
+        assertThat(record.verified()).as(record.describe()).isFalse();
+        assertThat(record.describe()).contains("NOT as asked (the administrator's floor 'idle' (raising priorities is allowed here)"
+                + " cannot hold: 'docker run' has --cap-add SYS_NICE").doesNotMatch("container [0-9a-f]+ verified.*").contains("the rest verified");
+        assertThat(status(docker.pidOf(id), "CapEff")).as("the container really has CAP_SYS_NICE (bit 23)")
+                .matches(hex -> (Long.parseLong(hex, 16) & (1L << 23)) != 0);
+    }
+
+    /**
+     * Issue 31 item 12: a 'batch' floor has no container stand-in: the container runs at class normal, and its record
+     * says class batch was not applied instead of "verified".
+     */
+    @Test
+    void shouldNeverCallABatchContainerVerified() throws Exception {
+        Path plain = docker.parent("schedpolicy-test-plain", false);
+        Started run = launch("batch", "b-batch", Optional.of(plain), insideRun(), true);
+        assertThat(status(docker.pidOf(run.stdout()), "Name")).isNotEmpty();
+        assertThat(schedPolicyOf(docker.pidOf(run.stdout()))).as("the kernel: the container's main process runs at class normal")
+                .isEqualTo(0);
+        assertThat(run.record().verified()).as(run.record().describe()).isFalse();
+        assertThat(run.record().describe()).contains("NOT as asked (class batch not applied").doesNotMatch("container [0-9a-f]+ verified.*");
+        assertThat(run.record().warnings()).anyMatch(w -> w.contains("class batch is not applied"));
+
+        // the body's steps, exec'd into it under the same policy, run without it as well
+        List<String> exec = List.of("docker", "exec", run.stdout(), "true");
+        Started joined = launch("batch", "b-batch", Optional.of(plain), exec, true);
+        assertThat(joined.record().verified()).as(joined.record().describe()).isFalse();
+        assertThat(joined.record().describe()).contains("NOT as asked (class batch not applied").contains("exec into container");
+    }
+
+    /** Field 41 of /proc/PID/stat: the scheduling policy (0 normal, 3 batch, 5 idle). */
+    private static int schedPolicyOf(final long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Integer.parseInt(f[41 - 3]);
+    }
+
+    private List<String> env() {
+        return docker.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
+    }
+
+    private Process start(final List<String> argv) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true);
+        pb.environment().putAll(docker.env());
+        Process p = pb.start();
+        p.getOutputStream().close();
+        return p;
+    }
+
     private List<Path> stateEntries() throws IOException {
         List<Path> all = new ArrayList<>();
         try (Stream<Path> s = Files.list(state)) {

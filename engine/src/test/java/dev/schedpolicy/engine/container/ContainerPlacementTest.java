@@ -109,11 +109,23 @@ class ContainerPlacementTest {
         assertThat(p.inserted()).containsExactly("--cpu-shares=" + dev.schedpolicy.engine.cgroup.CpuLimits.sharesForWeight(1),
                 "--cidfile=" + cid);
         assertThat(p.policy().cpuWeight()).hasValue(1);
-        assertThat(p.warnings()).singleElement().asString().contains("cpu weight 1 (the share of nice 19 against nice 0)");
-        assertThat(plan(CgroupDriver.CGROUPFS, "batch", Optional.empty(), INSIDE).warnings())
-                .as("batch at nice 0 has the default share: nothing stands in, nothing to say").isEmpty();
+        assertThat(p.warnings()).first().asString().contains("cpu weight 1 (the share of nice 19 against nice 0)");
+        assertThat(p.notApplied()).as("the weight stands in for the nice, not for the class").containsExactly(
+                "class batch not applied: no cgroup equivalent reaches the container's processes");
         assertThat(plan(CgroupDriver.CGROUPFS, "nice10+weight5", Optional.empty(), INSIDE).inserted())
                 .as("the policy's own weight covers the nice").contains("--cpu-shares=" + dev.schedpolicy.engine.cgroup.CpuLimits.sharesForWeight(5));
+    }
+
+    /** Issue 31 item 12: a 'batch' floor has no stand-in; the container runs at class normal, and that is said, not hidden. */
+    @Test
+    void shouldSayThatClassBatchIsNotAppliedToAContainer() {
+        ContainerPlacement.Plan p = plan(CgroupDriver.CGROUPFS, "batch", Optional.empty(), INSIDE);
+        assertThat(p.inserted()).as("not refused: the container runs").containsExactly("--cidfile=" + cid);
+        assertThat(p.warnings()).singleElement().asString().isEqualTo("for 'batch', class batch is not applied: 'batch' acts per task"
+                + " and cannot reach the processes of a container, which the docker daemon starts, and it has no cgroup equivalent"
+                + " (the container runs at class normal)");
+        assertThat(p.notApplied()).containsExactly("class batch not applied: no cgroup equivalent reaches the container's processes");
+        assertThat(plan(CgroupDriver.CGROUPFS, "weight50", Optional.empty(), INSIDE).notApplied()).isEmpty();
     }
 
     @Test
@@ -123,6 +135,7 @@ class ContainerPlacementTest {
         ContainerPlacement.Plan p = plan(CgroupDriver.CGROUPFS, "nice19+io-idle+warn", Optional.empty(), INSIDE);
         assertThat(p.inserted()).contains("--cpu-shares=" + dev.schedpolicy.engine.cgroup.CpuLimits.sharesForWeight(1));
         assertThat(p.warnings()).hasSize(2);
+        assertThat(p.notApplied()).as("run without it under warn: never called verified").containsExactly("io idle not applied (see the warning)");
     }
 
     @Test
