@@ -117,6 +117,32 @@ G
     bash -c "test '$RESULT' = FAILURE && grep -q 'CPU weight 10000 raises priority above the default 100' '$CONSOLE' && ! grep -q 'docker run' '$CONSOLE'"
   note "$(grep -m1 'CPU weight 10000' "$CONSOLE" | cut -c1-200)"
 
+  # issue 31 item 4: under an agent default (a floor), options that let the container leave it are refused in one line
+  set_global defaultPolicy idle
+  pipeline_job p-inside-privileged <<G
+node { docker.image('$IMAGE').inside('--privileged --cgroupns=host') { sh 'true' } }
+G
+  run_build p-inside-privileged 180
+  set_global defaultPolicy ''
+  # refused before the container exists: no line of the console names one
+  refused_before_container() { refused_in_one_line "$1" && ! grep -qE 'container [0-9a-f]+ ' "$CONSOLE"; }
+  check "inside('--privileged --cgroupns=host') under the agent default idle: FAILURE in one line, leave it out, no container" \
+    refused_before_container "which let the container leave the administrator's floor 'idle' on this agent: leave it out"
+  note "$(grep -m1 'cannot police this launch' "$CONSOLE" | cut -c1-230)"
+
+  # issue 31 item 12: a 'batch' floor has no container stand-in: the build runs, and nothing calls the container verified
+  set_global defaultPolicy batch
+  pipeline_job p-inside-batch <<G
+node { docker.image('$IMAGE').inside { sh 'true' } }
+G
+  run_build p-inside-batch 180
+  set_global defaultPolicy ''
+  check "inside under the agent default batch: SUCCESS, the lines of the container and its exec say class batch was not applied, never 'verified'" \
+    bash -c "test '$RESULT' = SUCCESS && grep -qE '^\[schedpolicy\] batch: container [0-9a-f]+ NOT as asked \(class batch not applied' '$CONSOLE' \
+      && ! grep -qE 'container [0-9a-f]+ verified' '$CONSOLE' && grep -q 'class batch is not applied' '$CONSOLE' \
+      && grep -qE 'container [0-9a-f]+ NOT as asked \(class batch not applied.*exec into container' '$CONSOLE'"
+  note "$(grep -m1 -E 'container [0-9a-f]+ NOT as asked' "$CONSOLE" | cut -c1-200)"
+
   # issue 24 item 2 from the command line
   cli_err=$( (cd "$ROOT" && ./schedpolicy run --container --policy idle -- docker run --rm --network none "$IMAGE" true) 2>&1 >/dev/null)
   cli_status=$?
