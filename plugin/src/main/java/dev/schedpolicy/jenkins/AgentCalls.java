@@ -1,6 +1,7 @@
 package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.AgentBenchmark;
+import dev.schedpolicy.engine.agent.BenchmarkCaps;
 import dev.schedpolicy.engine.agent.AgentLimits;
 import dev.schedpolicy.engine.agent.BlockStart;
 import dev.schedpolicy.engine.agent.CgroupParents;
@@ -191,21 +192,26 @@ final class AgentCalls {
         private final AgentBenchmark.Request request;
         private final AgentLimits limits;
         private final String agentDefault;
+        private final BenchmarkCaps caps;
         private final TaskListener listener;
 
-        /** @param agentDefault the node's default policy: the engine floors every process of the benchmark by it */
+        /**
+         * @param agentDefault the node's default policy: the engine floors every process of the benchmark by it
+         * @param caps         the administrator's caps, which the engine checks against the benchmark's plan on the agent
+         */
         RunBenchmark(final String runKey, final AgentBenchmark.Request request, final AgentLimits limits, final String agentDefault,
-                final TaskListener listener) {
+                final BenchmarkCaps caps, final TaskListener listener) {
             this.runKey = runKey;
             this.request = request;
             this.limits = limits;
             this.agentDefault = agentDefault;
+            this.caps = caps;
             this.listener = listener;
         }
 
         @Override
         public String call() {
-            return AgentBenchmark.run(runKey, request, limits, agentDefault,
+            return AgentBenchmark.run(runKey, request, limits, agentDefault, caps,
                     line -> listener.getLogger().println("[schedpolicy] " + line));
         }
     }

@@ -72,11 +72,18 @@ final class BenchmarkExecution extends SynchronousNonBlockingStepExecution<Void>
         if (node == null || channel == null) {
             throw new AbortException("[schedpolicy] schedBenchmark needs an online node");
         }
+        BenchmarkStep.checkPermission(run.getParent());
         String classpath = workloadClasspath(node, channel);
         runKey = run.getExternalizableId() + "#" + java.util.UUID.randomUUID();
         this.channel = channel;
-        String json = channel.call(new AgentCalls.RunBenchmark(runKey, step.request(classpath), NodeDefaults.limits(),
-                NodeDefaults.policyFor(node), listener));
+        String json;
+        try {
+            json = channel.call(new AgentCalls.RunBenchmark(runKey, step.request(classpath), NodeDefaults.limits(),
+                    NodeDefaults.policyFor(node), SchedPolicyConfiguration.get().toBenchmarkCaps(), listener));
+        } catch (IllegalArgumentException e) {
+            // the engine's refusals (a cap, a policy not allowed here) say what is allowed in one line
+            throw new AbortException("[schedpolicy] " + e.getMessage());
+        }
         Throwable aborted = abortedBy;
         if (aborted != null) {
             BenchmarkBuildAction.addTo(run, new BenchmarkResult(json, "", node.getNodeName(), step.gate().topology()));

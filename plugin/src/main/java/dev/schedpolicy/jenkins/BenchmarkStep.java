@@ -4,7 +4,15 @@ import dev.schedpolicy.engine.agent.AgentBenchmark;
 import dev.schedpolicy.engine.agent.BenchmarkGate;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
+import hudson.AbortException;
 import hudson.Extension;
+import hudson.init.InitMilestone;
+import hudson.init.Initializer;
+import hudson.model.Item;
+import hudson.model.Job;
+import hudson.security.Permission;
+import hudson.security.PermissionScope;
+import jenkins.model.Jenkins;
 import hudson.model.Computer;
 import hudson.model.Node;
 import hudson.model.Run;
@@ -26,6 +34,32 @@ import org.jenkinsci.plugins.workflow.steps.StepExecution;
  * log), stores report.json as a {@link BenchmarkBuildAction}, and applies the optional gate.
  */
 public class BenchmarkStep extends Step {
+    /**
+     * Who may run {@code schedBenchmark} in a job: it loads the agent, which other teams' builds share, with background
+     * copies and the author's own commands. Checked against the build's authentication (the user an authorization
+     * strategy such as Authorize Project runs the build as; SYSTEM, which holds every permission, where none is set).
+     * Implied by Overall/Administer only: an administrator grants it per job or folder (matrix-auth's project-based
+     * strategy).
+     */
+    public static final Permission BENCHMARK = new Permission(Item.PERMISSIONS, "SchedBenchmark", null, Jenkins.ADMINISTER,
+            PermissionScope.ITEM);
+
+    /** Loads the permission before the authorization strategy's configuration is read (as workflow-cps does for Replay). */
+    @Initializer(before = InitMilestone.SYSTEM_CONFIG_LOADED)
+    public static void registerPermission() {
+        // referencing BENCHMARK above is enough
+    }
+
+    /** Throws, in one line saying who lacks what and who grants it, unless the build may run a benchmark in {@code job}. */
+    static void checkPermission(final Job<?, ?> job) throws AbortException {
+        org.springframework.security.core.Authentication auth = Jenkins.getAuthentication2();
+        if (!job.hasPermission2(auth, BENCHMARK)) {
+            throw new AbortException("[schedpolicy] schedBenchmark needs the permission Job/" + BENCHMARK.name + " on "
+                    + job.getFullName() + ", which " + auth.getName() + " (who this build runs as) lacks: an administrator grants it"
+                    + " under Manage Jenkins » Security (a benchmark loads the agent that other builds share)");
+        }
+    }
+
     private String scenario = "seed-cpu-looper";
     private Boolean quick;
     private String policies;

@@ -1,6 +1,7 @@
 package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.AgentLimits;
+import dev.schedpolicy.engine.agent.BenchmarkCaps;
 import dev.schedpolicy.engine.agent.CgroupParents;
 import dev.schedpolicy.engine.agent.PolicyForms;
 import dev.schedpolicy.engine.agent.SchedPolicyAgent;
@@ -37,6 +38,11 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
     private int handshakeTimeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
     private boolean allowAboveDefault;
     private String cgroupParent;
+    private int benchmarkMaxLoad = BenchmarkCaps.DEFAULT_MAX_LOAD;
+    private int benchmarkMaxRepetitions = BenchmarkCaps.DEFAULT_MAX_REPETITIONS;
+    private int benchmarkMaxMinutes = BenchmarkCaps.DEFAULT_MAX_MINUTES;
+    /** Where the caps are set, as refusals name it. */
+    static final String BENCHMARK_CAPS_SET_IN = "Manage Jenkins » System » Sched Policy";
 
     public SchedPolicyConfiguration() {
         load();
@@ -143,6 +149,47 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
         save();
     }
 
+    /** The highest load (background copies per CPU) one schedBenchmark may ask for. */
+    public int getBenchmarkMaxLoad() {
+        return toBenchmarkCaps().maxLoad();
+    }
+
+    @DataBoundSetter
+    public void setBenchmarkMaxLoad(final int value) {
+        new BenchmarkCaps(value, getBenchmarkMaxRepetitions(), getBenchmarkMaxMinutes(), BENCHMARK_CAPS_SET_IN);
+        this.benchmarkMaxLoad = value;
+        save();
+    }
+
+    /** The most repetitions of every cell one schedBenchmark may ask for. */
+    public int getBenchmarkMaxRepetitions() {
+        return toBenchmarkCaps().maxRepetitions();
+    }
+
+    @DataBoundSetter
+    public void setBenchmarkMaxRepetitions(final int value) {
+        new BenchmarkCaps(getBenchmarkMaxLoad(), value, getBenchmarkMaxMinutes(), BENCHMARK_CAPS_SET_IN);
+        this.benchmarkMaxRepetitions = value;
+        save();
+    }
+
+    /** The longest one schedBenchmark may run, in minutes: refused when its plan is longer, stopped when it runs longer. */
+    public int getBenchmarkMaxMinutes() {
+        return toBenchmarkCaps().maxMinutes();
+    }
+
+    @DataBoundSetter
+    public void setBenchmarkMaxMinutes(final int value) {
+        new BenchmarkCaps(getBenchmarkMaxLoad(), getBenchmarkMaxRepetitions(), value, BENCHMARK_CAPS_SET_IN);
+        this.benchmarkMaxMinutes = value;
+        save();
+    }
+
+    /** The benchmark caps as the engine takes them; stored values out of range (a hand-edited file) read as the defaults. */
+    public BenchmarkCaps toBenchmarkCaps() {
+        return BenchmarkCaps.lenient(benchmarkMaxLoad, benchmarkMaxRepetitions, benchmarkMaxMinutes, BENCHMARK_CAPS_SET_IN);
+    }
+
     /**
      * The limits as the engine takes them. Never throws: settings saved inconsistent (JCasC sets the
      * fields one by one) resolve towards less priority in the engine, so no launch breaks on them.
@@ -169,6 +216,13 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
             CgroupParents.parse(json.optString("cgroupParent", ""));
         } catch (IllegalArgumentException e) {
             throw new FormException(e.getMessage(), "cgroupParent");
+        }
+        try {
+            new BenchmarkCaps(json.optInt("benchmarkMaxLoad", BenchmarkCaps.DEFAULT_MAX_LOAD),
+                    json.optInt("benchmarkMaxRepetitions", BenchmarkCaps.DEFAULT_MAX_REPETITIONS),
+                    json.optInt("benchmarkMaxMinutes", BenchmarkCaps.DEFAULT_MAX_MINUTES), BENCHMARK_CAPS_SET_IN);
+        } catch (IllegalArgumentException e) {
+            throw new FormException(e.getMessage(), "benchmarkMaxLoad");
         }
         String policy = json.optString("defaultPolicy", "");
         if (!policy.isBlank()) {

@@ -87,6 +87,9 @@ class CascTest {
         assertThat(c.getCgroupParent()).isEqualTo(g.get("cgroupParent"));
         assertThat(c.getHandshakeTimeoutSeconds()).isEqualTo(g.get("handshakeTimeoutSeconds"));
         assertThat(c.isMeasureAllSteps()).isEqualTo(g.get("measureAllSteps"));
+        assertThat(c.getBenchmarkMaxLoad()).isEqualTo(g.get("benchmarkMaxLoad"));
+        assertThat(c.getBenchmarkMaxRepetitions()).isEqualTo(g.get("benchmarkMaxRepetitions"));
+        assertThat(c.getBenchmarkMaxMinutes()).isEqualTo(g.get("benchmarkMaxMinutes"));
         assertThat(new hudson.XmlFile(new java.io.File(j.jenkins.getRootDir(), SchedPolicyConfiguration.class.getName() + ".xml")).asString()).as("saved in JENKINS_HOME").contains("<defaultPolicy>" + g.get("defaultPolicy"));
 
         Map<String, Object> n = nodeProperty(wanted, "builder-1");

@@ -30,6 +30,13 @@ import java.util.function.Consumer;
  */
 public final class AgentBenchmark {
     private static final Map<String, BenchOptions.Cancellation> RUNNING = new ConcurrentHashMap<>();
+    /** Stops benchmarks that outrun the administrator's cap on their length; one daemon thread for the JVM. */
+    private static final java.util.concurrent.ScheduledExecutorService CAP_TIMER =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "schedpolicy-benchmark-cap");
+                t.setDaemon(true);
+                return t;
+            });
 
     private AgentBenchmark() {
     }
@@ -121,13 +128,40 @@ public final class AgentBenchmark {
     /** As {@link #run(String, Request, AgentLimits, BenchListener)} under the node's default policy as a floor. */
     public static String run(final String runKey, final Request request, final AgentLimits limits, final String agentDefault,
             final BenchListener listener) {
+        return run(runKey, request, limits, agentDefault, null, listener);
+    }
+
+    /**
+     * As {@link #run(String, Request, AgentLimits, String, BenchListener)} within the administrator's {@code caps}: a
+     * benchmark that asks for more is refused before anything starts, one that outruns the length cap is stopped there.
+     *
+     * @param caps null for none beyond the matrix's own bounds
+     * @throws IllegalArgumentException naming the cap and where it is set
+     */
+    public static String run(final String runKey, final Request request, final AgentLimits limits, final String agentDefault,
+            final BenchmarkCaps caps, final BenchListener listener) {
+        return run(runKey, request, limits, agentDefault, caps, caps == null ? null : caps.longest(), listener);
+    }
+
+    /** As {@link #run(String, Request, AgentLimits, String, BenchmarkCaps, BenchListener)}, stopped after {@code stopAfter} (tests). */
+    static String run(final String runKey, final Request request, final AgentLimits limits, final String agentDefault,
+            final BenchmarkCaps caps, final java.time.Duration stopAfter, final BenchListener listener) {
         BenchOptions.Cancellation cancellation = new BenchOptions.Cancellation();
+        BenchOptions options = options(request, limits, agentDefault, cancellation);
+        if (caps != null) {
+            caps.check(options);
+        }
         if (RUNNING.putIfAbsent(runKey, cancellation) != null) {
             throw new IllegalStateException("a benchmark with key " + runKey + " is already running");
         }
+        java.util.concurrent.ScheduledFuture<?> stop = caps == null ? null : CAP_TIMER.schedule(
+                () -> cancellation.cancel(caps.stoppedReason()), stopAfter.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         try {
-            return Benchmark.run(options(request, limits, agentDefault, cancellation), listener).json();
+            return Benchmark.run(options, listener).json();
         } finally {
+            if (stop != null) {
+                stop.cancel(false);
+            }
             RUNNING.remove(runKey);
         }
     }
@@ -140,7 +174,13 @@ public final class AgentBenchmark {
     /** As {@link #run(String, Request, AgentLimits, Consumer)} under the node's default policy as a floor. */
     public static String run(final String runKey, final Request request, final AgentLimits limits, final String agentDefault,
             final Consumer<String> log) {
-        return run(runKey, request, limits, agentDefault, new BenchListener() {
+        return run(runKey, request, limits, agentDefault, null, log);
+    }
+
+    /** As {@link #run(String, Request, AgentLimits, String, Consumer)} within the administrator's {@code caps}. */
+    public static String run(final String runKey, final Request request, final AgentLimits limits, final String agentDefault,
+            final BenchmarkCaps caps, final Consumer<String> log) {
+        return run(runKey, request, limits, agentDefault, caps, new BenchListener() {
             @Override
             public void started(final String summary, final int runsPlanned) {
                 log.accept("benchmark: " + summary + " (" + runsPlanned + " runs)");

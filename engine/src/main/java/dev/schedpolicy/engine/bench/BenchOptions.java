@@ -59,6 +59,14 @@ public final class BenchOptions {
     }
 
     /** The matrix this run measures: the preset's, with the given parts replaced. */
+    /**
+     * How long the run is expected to take, from its plan (every run of the matrix, its warm-up and calibration), in
+     * seconds; rough, as the start line's estimate.
+     */
+    public double estimatedSeconds() {
+        return new RunPlan(scenario, matrix, ncpu != null ? ncpu : Runtime.getRuntime().availableProcessors(), floor).estimatedSeconds();
+    }
+
     public Matrix matrix() {
         return matrix;
     }
