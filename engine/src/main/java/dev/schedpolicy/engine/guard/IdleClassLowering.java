@@ -57,7 +57,9 @@ public final class IdleClassLowering implements Lowering {
                     continue;
                 }
                 recorded.put(tid, attr);
-                kernel.setSchedAttr((int) tid, new SchedAttr(SCHED_IDLE, 0, 0, 0, 0));
+                // its nice kept beside SCHED_IDLE (which ignores it), so that a kernel that keeps nice across the
+                // change and one that takes sched_nice both hold the same value to put back
+                kernel.setSchedAttr((int) tid, new SchedAttr(SCHED_IDLE, 0, attr.nice(), 0, 0));
             }
         } catch (SyscallException e) {
             new Lowered0(competitor, recorded, before).restore();
@@ -116,7 +118,10 @@ public final class IdleClassLowering implements Lowering {
             try {
                 Optional<SchedAttr> now = Optional.of(kernel.getSchedAttr((int) tid));
                 if (now.get().policy() == SCHED_IDLE) {
-                    kernel.setSchedAttr((int) tid, attr);
+                    kernel.setSchedAttr((int) tid, new SchedAttr(attr.policy(), 0, attr.nice(), attr.priority(), attr.runtime()));
+                    // nice again after the class: Linux 6.1 left nice 0 after sched_setattr(BATCH, nice 5) from
+                    // SCHED_IDLE (kernel lab, bookworm); the engine's launches set it afterwards for the same reason
+                    kernel.setNice((int) tid, attr.nice());
                 }
             } catch (SyscallException e) {
                 // the thread exited meanwhile

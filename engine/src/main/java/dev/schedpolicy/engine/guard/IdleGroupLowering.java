@@ -11,7 +11,8 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The strongest lowering: competitors move into a cpu.idle group of the guard's own at the top of the cpu hierarchy,
+ * The strongest lowering: competitors move into a cpu.idle group of the guard's own (the lowest weight on kernels
+ * before 5.15, which have no cpu.idle) at the top of the cpu hierarchy,
  * a sibling of every other top-level group and autogroup, so they yield to the guarded step whatever group or session
  * it runs in (per-task classes act only within one task group). Each goes back to the groups it came from; children
  * born meanwhile follow their parent home. The group is made at the first lowering and removed at {@link #close}.
@@ -21,6 +22,7 @@ public final class IdleGroupLowering implements Lowering {
     private final ProcFs proc;
     private final Path parent;
     private CpuCgroup group;
+    private boolean idle;
     private Optional<ProcessHome> anyHome = Optional.empty();
 
     public IdleGroupLowering(final CgroupSystem system, final ProcFs proc) {
@@ -35,7 +37,11 @@ public final class IdleGroupLowering implements Lowering {
 
     @Override
     public synchronized String means() {
-        return "moved into the cpu.idle group " + (group == null ? parent.resolve("schedpolicy-*") : group.cgroupPath());
+        if (group == null) {
+            return "moved into an idle group of the guard's under " + parent;
+        }
+        return idle ? "moved into the cpu.idle group " + group.cgroupPath()
+                : "moved into the lowest-weight group " + group.cgroupPath() + " (this kernel has no cpu.idle)";
     }
 
     @Override
@@ -43,7 +49,18 @@ public final class IdleGroupLowering implements Lowering {
         if (group == null) {
             // an earlier guard that was SIGKILLed left its group: removed here once its processes have ended
             system.sweepStale(parent);
-            group = system.createChild(parent, CpuLimits.none().withIdle(true));
+            try {
+                group = system.createChild(parent, CpuLimits.none().withIdle(true));
+                idle = true;
+            } catch (RuntimeException noIdle) {
+                // cpu.idle came with Linux 5.15; the lowest weight weighs a group about as SCHED_IDLE weighs a task
+                try {
+                    group = system.createChild(parent, CpuLimits.none().withWeight(CpuLimits.MIN_WEIGHT));
+                } catch (RuntimeException e) {
+                    e.addSuppressed(noIdle);
+                    throw e;
+                }
+            }
         }
         ProcessHome home = system.homeOf(competitor.pid());
         if (home.cpuPath().equals(group.cgroupPath())) {
