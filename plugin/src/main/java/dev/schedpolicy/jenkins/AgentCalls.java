@@ -96,15 +96,18 @@ final class AgentCalls {
         private static final long serialVersionUID = 1L;
         private final String id;
         private final String label;
+        private final String owner;
 
-        Measure(final String id, final String label) {
+        /** {@code owner}: the full name of the launch's job, which readers of its neighbours' figures are checked against; "" for none. */
+        Measure(final String id, final String label, final String owner) {
             this.id = id;
             this.label = label;
+            this.owner = owner;
         }
 
         @Override
         public String call() {
-            return SchedPolicyAgent.measure(id, label);
+            return SchedPolicyAgent.measure(id, label, owner);
         }
     }
 

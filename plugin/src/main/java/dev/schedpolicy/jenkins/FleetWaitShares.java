@@ -7,25 +7,38 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import jenkins.model.Jenkins;
+import org.kohsuke.stapler.Stapler;
+import org.kohsuke.stapler.StaplerRequest2;
 
 /**
  * The fleet view's "waiting for a CPU" column: per agent, the wait share of launches without a policy in the newest
- * {@link FleetBenchmarks#BUILDS_PER_JOB} builds of each job the viewer may read ({@link WaitShares}). One scan serves a
- * page view's rows for a few seconds.
+ * {@link FleetBenchmarks#BUILDS_PER_JOB} builds of each job the viewer may read ({@link WaitShares}). The figure depends
+ * on what the viewer may read, so it is scanned as the viewer once per request (for all the page's rows) and kept for
+ * no other request: a cache shared by viewers would answer each with the permissions of whoever filled it.
  */
 final class FleetWaitShares {
-    private static final long FRESH_MILLIS = 5_000;
-    private static Map<String, WaitShares.AgentShare> last = Map.of();
-    private static long lastAt;
+    private static final String ATTRIBUTE = FleetWaitShares.class.getName();
 
     private FleetWaitShares() {
     }
 
-    static synchronized Map<String, WaitShares.AgentShare> scan() {
-        long now = System.currentTimeMillis();
-        if (now - lastAt < FRESH_MILLIS) {
-            return last;
+    /** This request's shares, scanned on first use; outside a request, scanned now. */
+    @SuppressWarnings("unchecked")
+    static Map<String, WaitShares.AgentShare> scan() {
+        StaplerRequest2 req = Stapler.getCurrentRequest2();
+        if (req == null) {
+            return scanAsViewer();
         }
+        Map<String, WaitShares.AgentShare> shares = (Map<String, WaitShares.AgentShare>) req.getAttribute(ATTRIBUTE);
+        if (shares == null) {
+            shares = scanAsViewer();
+            req.setAttribute(ATTRIBUTE, shares);
+        }
+        return shares;
+    }
+
+    /** {@code allItems} gives the jobs the current authentication may read, along their folders. */
+    private static Map<String, WaitShares.AgentShare> scanAsViewer() {
         List<WaitShares.Launch> launches = new ArrayList<>();
         for (Job<?, ?> job : Jenkins.get().allItems(Job.class)) {
             for (Run<?, ?> run : job.getBuilds().limit(FleetBenchmarks.BUILDS_PER_JOB)) {
@@ -37,9 +50,7 @@ final class FleetWaitShares {
                 }
             }
         }
-        last = WaitShares.ofUnlowered(launches);
-        lastAt = now;
-        return last;
+        return WaitShares.ofUnlowered(launches);
     }
 
     /** The node's share in words, or null when no unlowered launch of it was measured. */

@@ -155,14 +155,16 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
             return r().coveragePermille();
         }
 
-        /** "label: N% of the wait", most first, then the machine's other processes. */
+        /**
+         * "label: N% of the wait", most first, then the machine's other processes; a neighbour of a job the viewer may
+         * not read is "another build" ({@link Readers}).
+         */
         @Exported
         public List<String> getNeighbours() {
             List<String> out = new ArrayList<>();
             long wait = Math.max(1, r().waitNanos());
-            for (int i = 0; i < r().neighbourLabels().size(); i++) {
-                out.add(String.format(Locale.ROOT, "%s: %.0f%% of the wait", r().neighbourLabels().get(i),
-                        100.0 * r().neighbourWaitNanos().get(i) / wait));
+            for (MeasureRecord.Shown n : r().neighboursFor(Readers::mayRead)) {
+                out.add(String.format(Locale.ROOT, "%s: %.0f%% of the wait", n.label(), 100.0 * n.waitNanos() / wait));
             }
             if (r().moreNeighbours() > 0) {
                 out.add(String.format(Locale.ROOT, "%d more launches: %.0f%% of the wait", r().moreNeighbours(),
@@ -182,9 +184,8 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
         public List<String[]> getBeside() {
             List<String[]> out = new ArrayList<>();
             long wait = Math.max(1, r().waitNanos());
-            for (int i = 0; i < r().neighbourLabels().size(); i++) {
-                out.add(new String[] {String.format(Locale.ROOT, "%.0f%%", 100.0 * r().neighbourWaitNanos().get(i) / wait),
-                        r().neighbourLabels().get(i)});
+            for (MeasureRecord.Shown n : r().neighboursFor(Readers::mayRead)) {
+                out.add(new String[] {String.format(Locale.ROOT, "%.0f%%", 100.0 * n.waitNanos() / wait), n.label()});
             }
             if (r().moreNeighbours() > 0) {
                 out.add(new String[] {String.format(Locale.ROOT, "%.0f%%", 100.0 * r().moreNeighbourWaitNanos() / wait),

@@ -169,7 +169,7 @@ public class MeasuredLaunches extends InvisibleAction {
         String policy = settings.policy();
         LaunchName name = run == null ? LaunchName.outsideBuild(policy) : name(run, policy);
         try {
-            String refused = channel.call(new AgentCalls.Measure(id, name.text()));
+            String refused = channel.call(new AgentCalls.Measure(id, name.text(), run == null ? "" : run.getParent().getFullName()));
             if (!refused.isEmpty()) {
                 log.println("[schedpolicy] not measured: " + refused);
                 return;

@@ -357,6 +357,11 @@ public final class HandshakeRegistry implements AutoCloseable {
      * (its processes are the runtime's): the answer says so, else it is empty.
      */
     public String measure(final String id, final String label) {
+        return measure(id, label, "");
+    }
+
+    /** As {@link #measure(String, String)}, for a launch of {@code owner} (whose neighbours' figures carry it, "" for none). */
+    public String measure(final String id, final String label, final String owner) {
         if (containers.isPending(id)) {
             return "a container launch is not measured: its processes are the container runtime's children";
         }
@@ -370,7 +375,7 @@ public final class HandshakeRegistry implements AutoCloseable {
         } catch (RuntimeException e) {
             placed = false;
         }
-        measures.open(id, label, placed);
+        measures.open(id, label, owner, placed);
         return "";
     }
 

@@ -61,9 +61,14 @@ final class LaunchMeasures {
         }
     }
 
-    /** Measures launch {@code id} from its release on; {@code label} names it to the other launches. */
+    /** Measures launch {@code id} from its release on; {@code label} names it to the other launches, for no owner. */
     void open(final String id, final String label, final boolean placedByPolicy) {
-        running.put(id, book.openUntilEmpty(label, placedByPolicy, m -> end(id, m, true)));
+        open(id, label, "", placedByPolicy);
+    }
+
+    /** Measures launch {@code id} from its release on; {@code label} and {@code owner} name it to the other launches. */
+    void open(final String id, final String label, final String owner, final boolean placedByPolicy) {
+        running.put(id, book.openUntilEmpty(label, owner, placedByPolicy, m -> end(id, m, true)));
     }
 
     /** Puts the released PID into the launch's group (called while the shim still waits); no-op when unmeasured. */

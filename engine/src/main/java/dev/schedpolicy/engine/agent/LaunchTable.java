@@ -52,6 +52,13 @@ public final class LaunchTable {
                 numbers.append(' ').append(indexOf(r.neighbourLabels().get(i), texts, index)).append(' ')
                         .append(r.neighbourWaitNanos().get(i));
             }
+            // then each neighbour's owner, when known: a line that ends after the neighbours is from before owners
+            List<String> owners = r.neighbourOwners();
+            if (owners != null) {
+                for (String owner : owners) {
+                    numbers.append(' ').append(indexOf(owner, texts, index));
+                }
+            }
             out.append(numbers).append('\n');
         }
         return new Encoded(texts, out.toString());
@@ -101,10 +108,17 @@ public final class LaunchTable {
             labels.add(texts.get(Integer.parseInt(t[i++])));
             waits.add(Long.parseLong(t[i++]));
         }
+        List<String> owners = null;
+        if (i < t.length) {
+            owners = new ArrayList<>();
+            for (int n = 0; n < neighbours; n++) {
+                owners.add(texts.get(Integer.parseInt(t[i++])));
+            }
+        }
         if (i != t.length) {
             throw new IllegalArgumentException((t.length - i) + " numbers too many");
         }
-        return new Row(node, policy, stage, branch, step, new MeasureRecord(id, label, source, figures, labels, waits, notes));
+        return new Row(node, policy, stage, branch, step, new MeasureRecord(id, label, source, figures, labels, waits, owners, notes));
     }
 
     private static int indexOf(final String s, final List<String> texts, final Map<String, Integer> index) {

@@ -7,6 +7,7 @@ import java.io.Serial;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * One measured launch as the controller keeps it: the engine's {@link StepMeasure} in remoting-safe fields. A build
@@ -14,6 +15,18 @@ import java.util.List;
  * {@link #MAX_NEIGHBOURS} neighbours charged the most and sums the rest, and keeps each figure once (no text copy).
  */
 public final class MeasureRecord implements Serializable {
+    /** How a reader sees a neighbour whose build they may not read: its part of the wait, never its name. */
+    public static final String ANOTHER_BUILD = "another build";
+
+    /**
+     * A neighbour as a reader sees it.
+     *
+     * @param label     its name, or {@link #ANOTHER_BUILD}
+     * @param waitNanos the launch's run-queue wait charged to it
+     */
+    public record Shown(String label, long waitNanos) {
+    }
+
     @Serial
     private static final long serialVersionUID = 1L;
 
@@ -35,13 +48,16 @@ public final class MeasureRecord implements Serializable {
     /** Neighbours beyond {@link #MAX_NEIGHBOURS}: how many, and their part of the wait together (0 in older records). */
     private final int moreNeighbours;
     private final long moreNeighbourWaitNanos;
+    /** Per neighbour, whose launch it was ({@link Neighbour#owner()}); null in records stored before owners were kept. */
+    private final ArrayList<String> neighbourOwners;
     private final long otherWaitNanos;
     private final ArrayList<String> notes;
     private final boolean ended;
 
     /** A record as {@link LaunchTable} stored it. */
     MeasureRecord(final String id, final String label, final String source, final long[] figures,
-            final List<String> neighbourLabels, final List<Long> neighbourWaitNanos, final List<String> notes) {
+            final List<String> neighbourLabels, final List<Long> neighbourWaitNanos, final List<String> neighbourOwners,
+            final List<String> notes) {
         this.id = id;
         this.label = label;
         this.source = source;
@@ -56,6 +72,7 @@ public final class MeasureRecord implements Serializable {
         this.ended = figures[8] != 0;
         this.neighbourLabels.addAll(neighbourLabels);
         this.neighbourWaitNanos.addAll(neighbourWaitNanos);
+        this.neighbourOwners = neighbourOwners == null ? null : new ArrayList<>(neighbourOwners);
         this.notes = new ArrayList<>(notes);
     }
 
@@ -66,6 +83,7 @@ public final class MeasureRecord implements Serializable {
     }
 
     public MeasureRecord(final String id, final StepMeasure m, final boolean ended) {
+        this.neighbourOwners = new ArrayList<>();
         this.id = id;
         this.label = m.label();
         this.source = m.source();
@@ -81,6 +99,7 @@ public final class MeasureRecord implements Serializable {
             if (neighbourLabels.size() < MAX_NEIGHBOURS) {
                 neighbourLabels.add(n.label());
                 neighbourWaitNanos.add(n.waitNanos());
+                neighbourOwners.add(n.owner());
             } else {
                 more++;
                 moreWait += n.waitNanos();
@@ -138,6 +157,11 @@ public final class MeasureRecord implements Serializable {
         return coveragePermille;
     }
 
+    /** Per neighbour in {@link #neighbourLabels()}, whose launch it was; null when not known (stored before owners were kept). */
+    List<String> neighbourOwners() {
+        return neighbourOwners == null ? null : List.copyOf(neighbourOwners);
+    }
+
     public List<String> neighbourLabels() {
         return List.copyOf(neighbourLabels);
     }
@@ -153,6 +177,23 @@ public final class MeasureRecord implements Serializable {
 
     public long moreNeighbourWaitNanos() {
         return moreNeighbourWaitNanos;
+    }
+
+    /**
+     * The neighbours as a reader may see them, most wait first: a neighbour whose owner {@code mayRead} refuses, or
+     * whose owner is not known (a record stored before owners were kept), is {@link #ANOTHER_BUILD}, with its part of the
+     * wait; a neighbour of no owner (a launch outside any build) keeps its label, which names no build.
+     *
+     * @param mayRead whether the reader may read the owner's builds (in Jenkins: Item.READ on the job of that full name)
+     */
+    public List<Shown> neighboursFor(final Predicate<String> mayRead) {
+        List<Shown> out = new ArrayList<>();
+        for (int i = 0; i < neighbourLabels.size(); i++) {
+            String owner = neighbourOwners == null || i >= neighbourOwners.size() ? null : neighbourOwners.get(i);
+            boolean shown = owner != null && (owner.isEmpty() || mayRead.test(owner));
+            out.add(new Shown(shown ? neighbourLabels.get(i) : ANOTHER_BUILD, neighbourWaitNanos.get(i)));
+        }
+        return out;
     }
 
     public long otherWaitNanos() {

@@ -286,6 +286,14 @@ public final class SchedPolicyAgent {
     }
 
     /**
+     * As {@link #measure(String, String)}, for a launch of {@code owner}: other launches' figures carry it with the label,
+     * so a reader's permission can be checked against it (in Jenkins, the job's full name; "" for none).
+     */
+    public static String measure(final String id, final String label, final String owner) {
+        return registry().measure(id, label, owner);
+    }
+
+    /**
      * The figures of measured launches: at the end of a build ({@code endRunning}) waiting up to {@code waitSeconds} for
      * their processes to end, as the build goes ({@code !endRunning}) at once, leaving running launches measured.
      */

@@ -75,12 +75,23 @@ public final class MeasureBook implements AutoCloseable {
      */
     public StepMeter openUntilEmpty(final String label, final boolean placedByPolicy,
             final java.util.function.Consumer<StepMeasure> onEnd) {
-        return open(label, placedByPolicy, java.util.Objects.requireNonNull(onEnd, "onEnd"));
+        return openUntilEmpty(label, "", placedByPolicy, onEnd);
+    }
+
+    /** As {@link #openUntilEmpty(String, boolean, java.util.function.Consumer)}, for a step of {@code owner} ({@link Neighbour#owner()}). */
+    public StepMeter openUntilEmpty(final String label, final String owner, final boolean placedByPolicy,
+            final java.util.function.Consumer<StepMeasure> onEnd) {
+        return open(label, owner, placedByPolicy, java.util.Objects.requireNonNull(onEnd, "onEnd"));
     }
 
     private synchronized StepMeter open(final String label, final boolean placedByPolicy,
             final java.util.function.Consumer<StepMeasure> onEnd) {
-        StepMeter meter = new StepMeter(label, proc, groups.create(placedByPolicy));
+        return open(label, "", placedByPolicy, onEnd);
+    }
+
+    private synchronized StepMeter open(final String label, final String owner, final boolean placedByPolicy,
+            final java.util.function.Consumer<StepMeasure> onEnd) {
+        StepMeter meter = new StepMeter(label, java.util.Objects.requireNonNull(owner, "owner"), proc, groups.create(placedByPolicy));
         active.put(meter, onEnd);
         if (sampler == null) {
             lastCpu = readCpu();
@@ -193,7 +204,7 @@ public final class MeasureBook implements AutoCloseable {
             for (int j = 0; j < meters.size(); j++) {
                 if (j != i && cpu[j] > 0) {
                     long part = wait[i] * cpu[j] / competitors;
-                    meters.get(i).charge(meters.get(j).label(), part);
+                    meters.get(i).charge(meters.get(j), part);
                     given += part;
                 }
             }

@@ -19,10 +19,12 @@ public final class StepMeter {
     private static final String JOIN_SCRIPT = "echo 0 > \"$0\" 2>/dev/null; exec \"$@\"";
 
     private final String label;
+    private final String owner;
     private final ProcFs proc;
     private final boolean schedstat;
     private final List<String> notes = new ArrayList<>();
-    private final Map<String, Long> charged = new LinkedHashMap<>();
+    /** Per neighbour (label and owner: two owners' launches may carry the same label), the wait charged to it. */
+    private final Map<Neighbour, Long> charged = new LinkedHashMap<>();
     private final TaskSampler sampler;
     private Optional<AccountingGroup> group;
     private String source;
@@ -34,7 +36,12 @@ public final class StepMeter {
     private StepMeasure result;
 
     StepMeter(final String label, final ProcFs proc, final AccountingGroups.Choice choice) {
+        this(label, "", proc, choice);
+    }
+
+    StepMeter(final String label, final String owner, final ProcFs proc, final AccountingGroups.Choice choice) {
         this.label = label;
+        this.owner = owner;
         this.proc = proc;
         this.sampler = new TaskSampler(proc);
         this.schedstat = proc.hasSchedStat();
@@ -55,6 +62,11 @@ public final class StepMeter {
 
     public String label() {
         return label;
+    }
+
+    /** Whose step it is, as the caller named it ("" for none); other steps' neighbours carry it. */
+    public String owner() {
+        return owner;
     }
 
     /**
@@ -112,8 +124,8 @@ public final class StepMeter {
         return delta;
     }
 
-    synchronized void charge(final String neighbour, final long waitNanos) {
-        charged.merge(neighbour, waitNanos, Long::sum);
+    synchronized void charge(final StepMeter neighbour, final long waitNanos) {
+        charged.merge(new Neighbour(neighbour.label, neighbour.owner, 0), waitNanos, Long::sum);
     }
 
     synchronized void chargeOther(final long waitNanos) {
@@ -153,7 +165,7 @@ public final class StepMeter {
                     wall / samples / 1_000_000);
         }
         List<Neighbour> neighbours = new ArrayList<>();
-        charged.forEach((k, v) -> neighbours.add(new Neighbour(k, v)));
+        charged.forEach((k, v) -> neighbours.add(new Neighbour(k.label(), k.owner(), v)));
         neighbours.sort((a, b) -> Long.compare(b.waitNanos(), a.waitNanos()));
         result = new StepMeasure(label, source, wall, groupCpu, seen.onCpuNanos(), schedstat ? seen.runQueueWaitNanos() : -1,
                 pressure, neighbours, otherWait, notes);

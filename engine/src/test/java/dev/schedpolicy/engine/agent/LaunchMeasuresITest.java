@@ -37,8 +37,12 @@ class LaunchMeasuresITest {
     }
 
     private String launch(final String policy, final String label, final String background) throws Exception {
+        return launch(policy, label, label.substring(0, label.indexOf(' ')), background);
+    }
+
+    private String launch(final String policy, final String label, final String owner, final String background) throws Exception {
         PreparedLaunch prepared = registry.prepare(Policy.parse(policy), AgentLimits.DEFAULT, "block-" + label, Duration.ofSeconds(30));
-        assertThat(registry.measure(prepared.id(), label)).isEmpty();
+        assertThat(registry.measure(prepared.id(), label, owner)).isEmpty();
         // the first process returns at once; the work goes on in the background, as a durable task's does
         Process p = new ProcessBuilder(prepared.prefix(List.of("/bin/sh", "-c", "(" + background + ") >/dev/null 2>&1 &")))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -61,6 +65,10 @@ class LaunchMeasuresITest {
         assertThat(t.waitMeasured()).isTrue();
         assertThat(t.waitShare()).as(t.toString()).isGreaterThan(0.2);
         assertThat(t.neighbourLabels()).as(t.toString()).contains("compile #212 (no policy)");
+        assertThat(t.neighboursFor("compile"::equals)).as("a reader of compile's builds").extracting(MeasureRecord.Shown::label)
+                .contains("compile #212 (no policy)");
+        assertThat(t.neighboursFor(owner -> false)).as("a reader of no other job").extracting(MeasureRecord.Shown::label)
+                .doesNotContain("compile #212 (no policy)").contains(MeasureRecord.ANOTHER_BUILD);
         assertThat(t.cpuNanos()).isGreaterThan(100_000_000L);
 
         List<MeasureRecord> compiles = registry.collectMeasures(List.of(compile), Duration.ofSeconds(60), true).records();
