@@ -1,6 +1,7 @@
 package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.LaunchName;
+import dev.schedpolicy.engine.agent.PreparedLaunch;
 import hudson.model.InvisibleAction;
 import hudson.model.Run;
 import hudson.remoting.VirtualChannel;
@@ -160,13 +161,19 @@ public class MeasuredLaunches extends InvisibleAction {
         }
     }
 
-    /** Asks the agent to measure the prepared launch when {@code settings} say so; a refusal is logged, never fatal. */
-    static void measure(final VirtualChannel channel, final LaunchSettings settings, final String id, final PrintStream log) {
+    /**
+     * Asks the agent to measure the prepared launch when {@code settings} say so; a refusal is logged, never fatal. The
+     * launch is named by the policy it runs under, the one the agent floored ({@link PreparedLaunch#policy()}): in a
+     * {@code node {}} nested in a block the author's request is not what runs.
+     */
+    static void measure(final VirtualChannel channel, final LaunchSettings settings, final PreparedLaunch prepared,
+            final PrintStream log) {
         if (!settings.measure()) {
             return;
         }
+        String id = prepared.id();
         Run<?, ?> run = LaunchBuilds.of(settings.runId());
-        String policy = settings.policy();
+        String policy = prepared.policy().isEmpty() ? settings.policy() : prepared.policy();
         LaunchName name = run == null ? LaunchName.outsideBuild(policy) : name(run, policy);
         try {
             String refused = channel.call(new AgentCalls.Measure(id, name.text(), run == null ? "" : run.getParent().getFullName()));

@@ -60,7 +60,7 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
         }
         try {
             PreparedLaunch prepared = prepare(channel, cmds, starter.envs());
-            MeasuredLaunches.measure(channel, settings, prepared.id(), getListener().getLogger());
+            MeasuredLaunches.measure(channel, settings, prepared, getListener().getLogger());
             starter.cmds(prepared.command(cmds));
             starter.masks(prepared.masks(starter.masks()));
             starter.envs(LaunchMarks.withMarker(starter.envs(), prepared.id()));

@@ -1,6 +1,7 @@
 package dev.schedpolicy.jenkins;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.schedpolicy.engine.agent.BlockRecord;
@@ -55,5 +56,24 @@ class NestedNodeFloorTest {
         assertThat(Path.of("/sys/fs/cgroup/cpu" + group)).doesNotExist();
         assertThat(Path.of("/sys/fs/cgroup" + group)).doesNotExist();
         assertThat(Files.exists(Path.of("/sys/fs/cgroup/cpu" + group))).isFalse();
+    }
+
+    /** Issue 31 item 8: the measured launch is named by the floor that ran, not by the author's 'normal'. */
+    @Test
+    void shouldLabelAMeasuredLaunchInANestedNodeByTheFloorApplied() throws Exception {
+        DumbSlave agent = j.createOnlineSlave(Label.get("inner"));
+        SchedPolicyNodeProperty property = new SchedPolicyNodeProperty("idle");
+        property.setMeasure(true);
+        agent.getNodeProperties().add(property);
+        WorkflowJob p = j.jenkins.createProject(WorkflowJob.class, "nested");
+        p.setDefinition(new CpsFlowDefinition("node('built-in') { withSchedPolicy('normal') { node('inner') {\n"
+                + " sh '" + KernelView.PRINT + "' } } }", true));
+        WorkflowRun b = j.buildAndAssertStatus(Result.SUCCESS, p);
+        assertThat(KernelView.all(b).get(0).policy).as("the inner node's idle floor ran (class 5)").isEqualTo(5);
+        MeasureBuildAction measured = b.getAction(MeasureBuildAction.class);
+        assertThat(measured).as("the inner node measures every launch").isNotNull();
+        assertThat(measured.getLaunches()).extracting(MeasureBuildAction.Row::getLabel, MeasureBuildAction.Row::getPolicy)
+                .containsExactly(tuple("nested #1 › sh (idle)", "idle"));
+        assertThat(measured.getUnloweredWaitSharePercent()).as("no unlowered launch").isEqualTo(-1.0);
     }
 }

@@ -17,6 +17,8 @@ public final class PreparedLaunch implements Serializable {
     private final String id;
     private final int insertAt;
     private final ArrayList<String> tokens;
+    /** The policy the launch runs under, compact ("": not given). */
+    private final String policy;
 
     /** A parked launch: {@code commandPrefix} goes before the command. */
     public PreparedLaunch(final String id, final List<String> commandPrefix) {
@@ -25,9 +27,27 @@ public final class PreparedLaunch implements Serializable {
 
     /** A launch whose command line gets {@code tokens} inserted at index {@code insertAt}. */
     public PreparedLaunch(final String id, final int insertAt, final List<String> tokens) {
+        this(id, insertAt, tokens, "");
+    }
+
+    private PreparedLaunch(final String id, final int insertAt, final List<String> tokens, final String policy) {
         this.id = id;
         this.insertAt = insertAt;
         this.tokens = new ArrayList<>(tokens);
+        this.policy = policy;
+    }
+
+    /** This launch, running under {@code compact}: the request as the node's default floored it. */
+    public PreparedLaunch under(final String compact) {
+        return new PreparedLaunch(id, insertAt, tokens, compact);
+    }
+
+    /**
+     * The policy the launch runs under, compact: what the author asked for as the default of the node it runs on
+     * floored it (a {@code node {}} nested in a block runs under its own node's floor); "" when not given.
+     */
+    public String policy() {
+        return policy == null ? "" : policy;
     }
 
     public String id() {

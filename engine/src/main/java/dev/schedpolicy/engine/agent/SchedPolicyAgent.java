@@ -264,7 +264,7 @@ public final class SchedPolicyAgent {
             }
         }
         return registry().prepare(floored.policy(), limits, blockKey, pendingTimeout, CgroupParents.parse(cgroupParent),
-                argv, env, floored.kept(), agentDefault);
+                argv, env, floored.kept(), agentDefault).under(floored.policy().toCompact());
     }
 
     /** Releases a parked launch once Jenkins started it; see {@link HandshakeRegistry#release}. */

@@ -133,6 +133,7 @@ class SchedPolicyAgentITest {
         assertThat(p.waitFor()).isZero();
         assertThat(record.nice()).as("the node's default nice 12 is a floor").isEqualTo(12);
         assertThat(record.policy()).isEqualTo("normal+nice12");
+        assertThat(prepared.policy()).as("what the launch runs under, for its name").isEqualTo(record.policy());
         assertThat(record.warnings()).isEmpty();
         PreparedLaunch raised = SchedPolicyAgent.prepare("nice5", "nice12", "b10", AgentLimits.DEFAULT, Duration.ofSeconds(30),
                 null, java.util.List.of("true"), java.util.List.of());
@@ -144,7 +145,9 @@ class SchedPolicyAgentITest {
         PreparedLaunch allowed = SchedPolicyAgent.prepare("nice5", "nice12", "b10", new AgentLimits(false, 0, true, 0, true),
                 Duration.ofSeconds(30), null, java.util.List.of("true"), java.util.List.of());
         Process r = new ProcessBuilder(allowed.prefix(java.util.List.of("true"))).start();
-        assertThat(SchedPolicyAgent.release(allowed.id(), Duration.ofSeconds(10)).nice()).as("allowAboveDefault").isEqualTo(5);
+        LaunchRecord above = SchedPolicyAgent.release(allowed.id(), Duration.ofSeconds(10));
+        assertThat(above.nice()).as("allowAboveDefault").isEqualTo(5);
+        assertThat(allowed.policy()).isEqualTo(above.policy());
         assertThat(r.waitFor()).isZero();
         SchedPolicyAgent.finishBlock("b10");
     }
