@@ -8,7 +8,10 @@ import io.jenkins.plugins.echarts.AsyncTrendJobAction;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The job page's trend (floatingBox.jelly): each build's wait share, all launches and unlowered ones, oldest first. */
+/**
+ * The job page's trend (floatingBox.jelly): each build's wait share, all launches and unlowered ones, oldest first; a
+ * build without an unlowered launch leaves a gap in the second line.
+ */
 public class MeasureJobAction extends AsyncTrendJobAction<MeasureBuildAction> {
     private static final int MAX_BUILDS = 50;
 
@@ -36,10 +39,15 @@ public class MeasureJobAction extends AsyncTrendJobAction<MeasureBuildAction> {
         LinesChartModel model = new LinesChartModel(labels, numbers);
         LineSeries all = TrendCharts.line("all launches", 0);
         LineSeries unlowered = TrendCharts.line("launches without a policy", 1);
+        List<Integer> unloweredOldestFirst = new ArrayList<>();
         for (BuildResult<MeasureBuildAction> r : newestFirst) {
-            all.add((int) Math.round(r.getResult().getWaitSharePercent()));
-            unlowered.add((int) Math.round(Math.max(0, r.getResult().getUnloweredWaitSharePercent())));
+            all.add((int) Math.round(r.getResult().getWaitSharePercent())); // add puts each value first: oldest first
+            double u = r.getResult().getUnloweredWaitSharePercent();
+            // -1: every launch of the build was lowered, so it has no such share: a gap in the line (ECharts draws no
+            // point for null), never a build that waited 0%; add(int) takes no null, addAll appends in order
+            unloweredOldestFirst.add(0, u < 0 ? null : (int) Math.round(u));
         }
+        unlowered.addAll(unloweredOldestFirst);
         model.addSeries(all);
         model.addSeries(unlowered);
         return TrendCharts.percent(model);

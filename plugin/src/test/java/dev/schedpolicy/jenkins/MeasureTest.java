@@ -11,6 +11,9 @@ import hudson.model.Result;
 import hudson.slaves.DumbSlave;
 import hudson.tasks.Shell;
 import java.util.List;
+import net.sf.json.JSONArray;
+import net.sf.json.JSONNull;
+import net.sf.json.JSONObject;
 import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
@@ -97,6 +100,27 @@ class MeasureTest {
         MeasureBuildAction action = b.getAction(MeasureBuildAction.class);
         assertThat(action).as("the build's measured launches").isNotNull();
         assertThat(action.getLaunches()).extracting(MeasureBuildAction.Row::getLabel).contains("fs #1 › Execute shell (no policy)");
+    }
+
+    /** Issue 31 item 9: a build without an unlowered launch has no unlowered share: a gap in the trend, not 0%. */
+    @Test
+    void shouldDrawABuildWithoutUnloweredLaunchesAsAGapInTheTrend() throws Exception {
+        measuredAgent();
+        WorkflowJob p = j.jenkins.createProject(WorkflowJob.class, "gap");
+        p.setDefinition(new CpsFlowDefinition("node('measured') { withSchedPolicy('idle') { sh 'true' } }", true));
+        WorkflowRun lowered = j.buildAndAssertStatus(Result.SUCCESS, p);
+        assertThat(lowered.getAction(MeasureBuildAction.class).getUnloweredWaitSharePercent()).isEqualTo(-1.0);
+        p.setDefinition(new CpsFlowDefinition("node('measured') { sh 'true' }", true));
+        WorkflowRun unlowered = j.buildAndAssertStatus(Result.SUCCESS, p);
+        assertThat(unlowered.getAction(MeasureBuildAction.class).getUnloweredWaitSharePercent()).isNotNegative();
+        JSONObject model = JSONObject.fromObject(p.getAction(MeasureJobAction.class).getBuildTrendModel());
+        JSONArray series = model.getJSONArray("series");
+        assertThat(series.getJSONObject(1).getString("name")).isEqualTo("launches without a policy");
+        JSONArray data = series.getJSONObject(1).getJSONArray("data");
+        assertThat(data.size()).as("two builds: %s", data).isEqualTo(2);
+        assertThat(data.get(0)).as("#1 had no unlowered launch: %s", data).isEqualTo(JSONNull.getInstance());
+        assertThat(data.get(1)).as("#2's unlowered share").isInstanceOf(Integer.class);
+        assertThat(series.getJSONObject(0).getJSONArray("data").get(0)).as("#1 over all its launches").isInstanceOf(Integer.class);
     }
 
     private DumbSlave measuredAgent() throws Exception {
