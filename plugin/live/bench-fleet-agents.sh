@@ -7,21 +7,10 @@
 N=${FLEET_AGENTS:-8}
 FLEET=manage/schedpolicy-fleet
 bjson() { jcurl "$J/$FLEET/api/json$1"; }
-bget() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {"d": d}))' "$1"; }
+bget() { json_get "$1"; }
 bench_agent() {
-  local name=$1 dir=$2
-  local json='{"name":"'$name'","nodeDescription":"bench","numExecutors":"1","remoteFS":"'$dir'","labelString":"bench","mode":"EXCLUSIVE",
- "":["hudson.slaves.JNLPLauncher","hudson.slaves.RetentionStrategy$Always"],
- "launcher":{"stapler-class":"hudson.slaves.JNLPLauncher","$class":"hudson.slaves.JNLPLauncher","webSocket":true},
- "retentionStrategy":{"stapler-class":"hudson.slaves.RetentionStrategy$Always","$class":"hudson.slaves.RetentionStrategy$Always"},
- "nodeProperties":{"stapler-class-bag":"true"},"type":"hudson.slaves.DumbSlave"}'
-  jpost computer/doCreateItem --data-urlencode name="$name" --data-urlencode type=hudson.slaves.DumbSlave \
-    --data-urlencode "json=$json" -o /dev/null
-  jcurl -o "$dir/agent.jar" "$J/jnlpJars/agent.jar"
-  local secret; secret=$(jcurl "$J/computer/$name/jenkins-agent.jnlp" | sed -n 's/.*<argument>\([0-9a-f]\{64\}\)<\/argument>.*/\1/p')
-  setsid env HOME="$dir" java -Xmx96m -jar "$dir/agent.jar" -url "$J/" -secret "$secret" -name "$name" -webSocket -workDir "$dir" \
-    >"$OUT/agent-$name.log" 2>&1 </dev/null &
-  STARTED_PIDS+=("$!")
+  create_inbound_node "$1" bench "$2" 1 bench
+  AGENT_JAVA_OPTS=-Xmx96m start_inbound_agent "$1" "$2" "$OUT/agent-$1.log" env HOME="$2"
 }
 BENCH_DIR=$(mktemp -d "${TMPDIR:-/tmp}/schedpolicy-live-bench.XXXXXX")
 CLEANUPS+=("rm -rf '$BENCH_DIR'")

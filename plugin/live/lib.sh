@@ -81,6 +81,49 @@ console_has() { grep -qE -- "$1" "$CONSOLE"; }
 kernel_line() { grep -E "^KERNEL $1 " "$CONSOLE" | head -1; }
 kernel_field() { kernel_line "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 
+# wait_for SECONDS COMMAND...: until the command succeeds (5 tries a second); fails when it never did
+wait_for() {
+  local n=$(($1 * 5)); shift
+  for _ in $(seq "$n"); do "$@" && return 0; sleep 0.2; done
+  return 1
+}
+# json_get EXPR: the JSON document on stdin as d, EXPR evaluated by Python and printed (True, 3, 'text', ...)
+json_get() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {"d": d}))' "$1"; }
+
+# --- inbound agents, as an administrator adds them (New Node > Permanent Agent; agent.jar from this Jenkins, WebSocket)
+# create_inbound_node NAME LABELS DIR [EXECUTORS] [DESCRIPTION]: the New Node form's submission; DIR gets agent.jar
+create_inbound_node() {
+  local name=$1 labels=$2 dir=$3 executors=${4:-1} description=${5:-live suite}
+  local json='{"name":"'$name'","nodeDescription":"'$description'","numExecutors":"'$executors'","remoteFS":"'$dir'","labelString":"'$labels'","mode":"EXCLUSIVE",
+ "":["hudson.slaves.JNLPLauncher","hudson.slaves.RetentionStrategy$Always"],
+ "launcher":{"stapler-class":"hudson.slaves.JNLPLauncher","$class":"hudson.slaves.JNLPLauncher","webSocket":true},
+ "retentionStrategy":{"stapler-class":"hudson.slaves.RetentionStrategy$Always","$class":"hudson.slaves.RetentionStrategy$Always"},
+ "nodeProperties":{"stapler-class-bag":"true"},"type":"hudson.slaves.DumbSlave"}'
+  jpost computer/doCreateItem --data-urlencode name="$name" --data-urlencode type=hudson.slaves.DumbSlave \
+    --data-urlencode "json=$json" -o /dev/null
+  jcurl -o "$dir/agent.jar" "$J/jnlpJars/agent.jar"
+}
+# agent_secret NAME: the secret in the node's JNLP file
+agent_secret() { jcurl "$J/computer/$1/jenkins-agent.jnlp" | sed -n 's/.*<argument>\([0-9a-f]\{64\}\)<\/argument>.*/\1/p'; }
+# start_inbound_agent NAME DIR LOG [WRAPPER...]: the agent JVM in a process group of its own (setsid WRAPPER java ...,
+# e.g. WRAPPER env HOME=DIR), java options from AGENT_JAVA_OPTS; sets AGENT_STARTED to its PID, stopped at the suite's end
+start_inbound_agent() {
+  local name=$1 dir=$2 log=$3; shift 3
+  # shellcheck disable=SC2086 # AGENT_JAVA_OPTS is a list of options
+  setsid "$@" java ${AGENT_JAVA_OPTS:-} -jar "$dir/agent.jar" -url "$J/" -secret "$(agent_secret "$name")" -name "$name" \
+    -webSocket -workDir "$dir" >>"$log" 2>&1 </dev/null &
+  AGENT_STARTED=$!
+  STARTED_PIDS+=("$AGENT_STARTED")
+}
+# new_inbound_agent NAME LABELS DIR LOG [WRAPPER...]: creates the node and starts its agent (see both above)
+new_inbound_agent() {
+  local name=$1 labels=$2 dir=$3 log=$4; shift 4
+  create_inbound_node "$name" "$labels" "$dir"
+  start_inbound_agent "$name" "$dir" "$log" "$@"
+}
+# agent_online NAME: the controller sees the node online
+agent_online() { grep -q '"offline":false' <<<"$(jcurl "$J/computer/$1/api/json?tree=offline")"; }
+
 # browser STEP...: headless Chromium driven over DevTools (Browser.java)
 browser() { java "$LIVE/Browser.java" "$@"; }
 shot() { browser open "$J/$1" shot "$OUT/screenshots/$2.png" >/dev/null; }
@@ -96,8 +139,23 @@ read_global() { browser open "$J/manage/configure" eval "document.querySelector(
 # groovy SCRIPT: runs a system Groovy script (as an administrator would in the script console)
 groovy() { jpost scriptText --data-urlencode "script=$1"; }
 
-# cpu cgroups now: every directory of the v1 cpu hierarchy (or the v2 tree)
-cpu_groups() { find /sys/fs/cgroup/cpu /sys/fs/cgroup/unified -type d 2>/dev/null | sort; }
+# --- the machine's cpu cgroup layout, read once: CPU_ROOT is the cpu controller's hierarchy (cgroup v2 when the unified
+# root offers cpu, else the v1 mount that carries cpu), so that a check reads groups where they are on this machine
+if grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+  CPU_ROOT=/sys/fs/cgroup
+else
+  CPU_ROOT=$(awk '$9 == "cgroup" && $NF ~ /(^|,)cpu(,|$)/ {print $5; exit}' /proc/self/mountinfo)
+  CPU_ROOT=${CPU_ROOT:-/sys/fs/cgroup/cpu}
+fi
+# cg_of PID: the process's cpu cgroup as /proc shows it ("/schedpolicy-..."), on v1 or v2
+cg_of() {
+  if [ "$CPU_ROOT" = /sys/fs/cgroup ]; then sed -n 's/^0::\(.*\)$/\1/p' "/proc/$1/cgroup" 2>/dev/null | head -1
+  else sed -n 's/^[0-9]*:\([^:]*,\)\{0,1\}cpu\(,[^:]*\)\{0,1\}:\(.*\)$/\3/p' "/proc/$1/cgroup" 2>/dev/null | head -1; fi
+}
+# groups_made_by PID...: the schedpolicy-PID-* groups those JVMs made that exist now
+groups_made_by() { local p; for p in "$@"; do find "$CPU_ROOT" -maxdepth 4 -type d -name "schedpolicy-$p-*" 2>/dev/null; done; }
+# cpu cgroups now: every directory of the cpu hierarchy (and of an empty v2 tree beside a v1 one)
+cpu_groups() { find "$CPU_ROOT" /sys/fs/cgroup/unified -type d 2>/dev/null | sort -u; }
 # new_groups BEFORE: groups made since BEFORE (cpu_groups output) by this Jenkins or its agents. The engine
 # names every group it makes schedpolicy-PID-TOKEN-N (PID: the JVM that made it; TOKEN: 12 hex digits drawn each
 # time the JVM loads the engine, as an agent does with every connection); groups other programs on the
@@ -112,7 +170,7 @@ new_groups() {
 }
 
 # The machine-wide idle parent that `schedpolicy setup` makes (checks 80-cgroup and 85-docker place groups under it).
-IDLE_PARENT=/sys/fs/cgroup/cpu/schedpolicy.idle
+IDLE_PARENT=$CPU_ROOT/schedpolicy.idle
 # idle_parent_up: makes it unless it is there (one made outside the suite is used and left in place); a CLEANUPS
 # entry removes what was made should the suite stop before idle_parent_down
 idle_parent_up() {

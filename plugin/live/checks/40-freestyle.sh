@@ -22,7 +22,7 @@ check "freestyle: the shell step runs batch, nice 19, in a cgroup with a 50% quo
 cg=$(kernel_field freestyle cgroup)
 check "freestyle: the block ends after the publishers (its cgroup usage line follows 'Archiving artifacts')" \
   bash -c "awk '/^Archiving artifacts/ {a = NR} /^\[schedpolicy\] build cgroup usage/ {u = NR} END {exit !(a && u > a)}' '$CONSOLE'"
-check "freestyle: the block's cgroup ($cg) is gone after the build" test ! -d "/sys/fs/cgroup/cpu$cg"
+check "freestyle: the block's cgroup ($cg) is gone after the build" test ! -d "$CPU_ROOT$cg"
 check "freestyle: the build page lists the block as ended with its launch verified" \
   bash -c "browser_text=\$(java '$LIVE/Browser.java' open '$J/job/fs-wrap/$BUILD/' eval 'document.querySelector(\"#schedpolicy-blocks\").innerText' shot '$OUT/screenshots/freestyle-build.png'); grep -q '1 of 1 launches verified' <<<\"\$browser_text\" && ! grep -q '(running)' <<<\"\$browser_text\""
 

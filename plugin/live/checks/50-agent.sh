@@ -2,26 +2,11 @@
 # the agent's processes, through the engine running in the agent JVM.
 AGENT_DIR=$(mktemp -d "${TMPDIR:-/tmp}/schedpolicy-live-agent.XXXXXX")
 CLEANUPS+=("rm -rf '$AGENT_DIR'")
-# the New Node form's submission (Manage Jenkins > Nodes > New Node > Permanent Agent)
-node_json='{"name":"live-agent","nodeDescription":"live suite","numExecutors":"1","remoteFS":"'"$AGENT_DIR"'","labelString":"live","mode":"EXCLUSIVE",
- "":["hudson.slaves.JNLPLauncher","hudson.slaves.RetentionStrategy$Always"],
- "launcher":{"stapler-class":"hudson.slaves.JNLPLauncher","$class":"hudson.slaves.JNLPLauncher","webSocket":true},
- "retentionStrategy":{"stapler-class":"hudson.slaves.RetentionStrategy$Always","$class":"hudson.slaves.RetentionStrategy$Always"},
- "nodeProperties":{"stapler-class-bag":"true"},"type":"hudson.slaves.DumbSlave"}'
-jpost computer/doCreateItem --data-urlencode name=live-agent --data-urlencode type=hudson.slaves.DumbSlave \
-  --data-urlencode "json=$node_json" -o /dev/null
-jcurl -o "$AGENT_DIR/agent.jar" "$J/jnlpJars/agent.jar"
-secret=$(jcurl "$J/computer/live-agent/jenkins-agent.jnlp" | sed -n 's/.*<argument>\([0-9a-f]\{64\}\)<\/argument>.*/\1/p')
-setsid java -jar "$AGENT_DIR/agent.jar" -url "$J/" -secret "$secret" -name live-agent -webSocket -workDir "$AGENT_DIR" \
-  >"$OUT/agent.log" 2>&1 </dev/null &
-AGENT_PID=$!
-STARTED_PIDS+=("$AGENT_PID")
-for _ in $(seq 120); do
-  grep -q '"offline":false' <<<"$(jcurl "$J/computer/live-agent/api/json?tree=offline")" && break
-  sleep 0.5
-done
+new_inbound_agent live-agent live "$AGENT_DIR" "$OUT/agent.log"
+AGENT_PID=$AGENT_STARTED
+wait_for 60 agent_online live-agent
 check "inbound agent 'live-agent' (agent.jar from this Jenkins, WebSocket) is online" \
-  grep -q '"offline":false' <<<"$(jcurl "$J/computer/live-agent/api/json?tree=offline")"
+  agent_online live-agent
 
 pipeline_job p-agent <<G
 node('live') {
@@ -72,4 +57,4 @@ check "nested node: the console names the policy applied on live-agent (normal+n
 check "nested node: the inner sh ran in its own 50% quota group ($(kernel_field nested-inner cgroup))" \
   bash -c "test '$(kernel_field nested-inner cgroup)' != / && test '$(kernel_field nested-inner quota)' = 50000"
 check "nested node: the block's end reached live-agent: usage of both groups, the inner one removed" \
-  bash -c "grep -q '^\[schedpolicy\] block cgroup usage: .* in 2 cgroups' '$CONSOLE' && test ! -e '/sys/fs/cgroup/cpu$(kernel_field nested-inner cgroup)'"
+  bash -c "grep -q '^\[schedpolicy\] block cgroup usage: .* in 2 cgroups' '$CONSOLE' && test ! -e '$CPU_ROOT$(kernel_field nested-inner cgroup)'"

@@ -71,7 +71,7 @@ check "README's example: SUCCESS, the build page shows the block with its verifi
 
 # A parallel over two nodes benchmarks each (the live agent of 50-agent): the job page's trend shows each node's
 # benchmark as its own series, in one chart (before, it followed the build's first schedBenchmark only)
-if grep -q '"offline":false' <<<"$(jcurl "$J/computer/live-agent/api/json?tree=offline")"; then
+if agent_online live-agent; then
   pipeline_job p-bench-parallel <<G
 parallel here: { node('built-in') { schedBenchmark(scenario: 'seed-cpu-looper', quick: true, policies: 'default,idle', loads: '1', repetitions: 1) } },
          there: { node('live') { schedBenchmark(scenario: 'seed-cpu-looper', quick: true, policies: 'default,idle', loads: '1', repetitions: 1) } }

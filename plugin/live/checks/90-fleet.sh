@@ -11,7 +11,7 @@
 # The page: the summary (counts, the distinct fixes with their agents), one compact row per node, a page per agent.
 # One Pipeline build benchmarks built-in and fleet-cg in parallel: each row shows its own verdict and benchmark page.
 FLEET=manage/schedpolicy-fleet
-FLEET_CG=/sys/fs/cgroup/cpu/schedpolicy-live-fleet
+FLEET_CG=$CPU_ROOT/schedpolicy-live-fleet
 fleet_json() { jcurl "$J/$FLEET/api/json${1:-}"; }
 # jq-free JSON reading: the JDK's script-less way is long; python3 is on every machine the suite runs on
 jget() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {"d": d, "row": lambda n: next(a for a in d["agents"] if a["name"] == n)}))' "$1"; }
@@ -29,19 +29,9 @@ if [ -n "$parent_was_there" ]; then skip "fleet before setup: the idle parent $I
 # fleet_agent NAME LABELS DIR [COMMAND PREFIX...]: creates a permanent inbound agent and starts its JVM (WebSocket)
 fleet_agent() {
   local name=$1 labels=$2 dir=$3; shift 3
-  local json='{"name":"'$name'","nodeDescription":"fleet","numExecutors":"1","remoteFS":"'$dir'","labelString":"'$labels'","mode":"EXCLUSIVE",
- "":["hudson.slaves.JNLPLauncher","hudson.slaves.RetentionStrategy$Always"],
- "launcher":{"stapler-class":"hudson.slaves.JNLPLauncher","$class":"hudson.slaves.JNLPLauncher","webSocket":true},
- "retentionStrategy":{"stapler-class":"hudson.slaves.RetentionStrategy$Always","$class":"hudson.slaves.RetentionStrategy$Always"},
- "nodeProperties":{"stapler-class-bag":"true"},"type":"hudson.slaves.DumbSlave"}'
-  jpost computer/doCreateItem --data-urlencode name="$name" --data-urlencode type=hudson.slaves.DumbSlave \
-    --data-urlencode "json=$json" -o /dev/null
-  jcurl -o "$dir/agent.jar" "$J/jnlpJars/agent.jar"
-  local secret; secret=$(jcurl "$J/computer/$name/jenkins-agent.jnlp" | sed -n 's/.*<argument>\([0-9a-f]\{64\}\)<\/argument>.*/\1/p')
-  setsid "$@" env HOME="$dir" java -jar "$dir/agent.jar" -url "$J/" -secret "$secret" -name "$name" -webSocket -workDir "$dir" \
-    >"$OUT/agent-$name.log" 2>&1 </dev/null &
-  FLEET_PID=$!
-  STARTED_PIDS+=("$FLEET_PID")
+  create_inbound_node "$name" "$labels" "$dir" 1 fleet
+  start_inbound_agent "$name" "$dir" "$OUT/agent-$name.log" "$@" env HOME="$dir"
+  FLEET_PID=$AGENT_STARTED
 }
 # node_property NAME XML: sets the node's properties through config.xml, as an administrator's script does
 node_property() {
@@ -50,7 +40,7 @@ node_property() {
 print(re.sub(r"<nodeProperties/>|<nodeProperties>.*?</nodeProperties>", lambda m: p, x, flags=re.S))' "$2" <<<"$xml")
   jpost "computer/$1/config.xml" -H 'Content-Type: application/xml' --data-binary "$xml" -o /dev/null
 }
-online() { grep -q '"offline":false' <<<"$(jcurl "$J/computer/$1/api/json?tree=offline")"; }
+online() { agent_online "$1"; }
 # probed NAME...: every named row has a result and no probe is under way
 probed() { local n; for n in "$@"; do
   [ "$(fleet_json | jget "row('$n')['probeAgeSeconds'] >= 0 and not row('$n')['probing']")" = True ] || return 1; done; }

@@ -19,9 +19,8 @@ JVMS=()                    # every controller and agent JVM of this file: their 
 
 # --- helpers ---------------------------------------------------------------------------------------------------
 marked() { grep -l "FAULTMARK=$1" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 | sort -n; }
-# policy PID: scheduling class (field 41 of /proc/PID/stat); cg PID: its v1 cpu cgroup
+# policy PID: scheduling class (field 41 of /proc/PID/stat); cg_of PID (lib.sh): its cpu cgroup
 policy_of() { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f39; }
-cg_of() { sed -n 's/^[0-9]*:\([^:]*,\)\{0,1\}cpu\(,[^:]*\)\{0,1\}:\(.*\)$/\3/p' "/proc/$1/cgroup" 2>/dev/null | head -1; }
 # kernel_all MARK CLASS GROUP-PREFIX: every process of the block runs in CLASS, in a group whose path starts so
 kernel_all() {
   local p n=0
@@ -37,7 +36,7 @@ kernel_all() {
 }
 wait_file() { for _ in $(seq $((${2:-120} * 5))); do [ -e "$1" ] && return 0; sleep 0.2; done; return 1; }
 wait_gone() { for _ in $(seq $((${2:-30} * 5))); do [ -z "$(marked "$1")" ] && return 0; sleep 0.2; done; return 1; }
-groups_of() { local p; for p in "$@"; do find /sys/fs/cgroup/cpu -maxdepth 4 -type d -name "schedpolicy-$p-*" 2>/dev/null; done; }
+groups_of() { groups_made_by "$@"; }
 # PIDs wrap within minutes on a busy machine, and another program's engine may then make groups under a dead JVM's
 # PID: a dead JVM's groups are the ones it had when it died (gone PID), not whatever carries its PID later
 : >"$FD/dead-groups"
@@ -97,17 +96,11 @@ restart_jenkins() {
 
 # the fault agent: an inbound agent (WebSocket) with its own state directory (XDG_RUNTIME_DIR); fa_start [SETUP]
 # runs SETUP (shell, as root) in a private mount namespace of the agent's own before it becomes the agent JVM
-jpost computer/doCreateItem --data-urlencode name=fault-agent --data-urlencode type=hudson.slaves.DumbSlave \
-  --data-urlencode 'json={"name":"fault-agent","nodeDescription":"faults","numExecutors":"2","remoteFS":"'"$FD"'","labelString":"fault","mode":"EXCLUSIVE",
- "":["hudson.slaves.JNLPLauncher","hudson.slaves.RetentionStrategy$Always"],
- "launcher":{"stapler-class":"hudson.slaves.JNLPLauncher","$class":"hudson.slaves.JNLPLauncher","webSocket":true},
- "retentionStrategy":{"stapler-class":"hudson.slaves.RetentionStrategy$Always","$class":"hudson.slaves.RetentionStrategy$Always"},
- "nodeProperties":{"stapler-class-bag":"true"},"type":"hudson.slaves.DumbSlave"}' -o /dev/null
-jcurl -o "$FD/agent.jar" "$J/jnlpJars/agent.jar"
-fa_online() { grep -q '"offline":false' <<<"$(jcurl "$J/computer/fault-agent/api/json?tree=offline")"; }
+create_inbound_node fault-agent fault "$FD" 2 faults
+fa_online() { agent_online fault-agent; }
 fa_start() {
   local secret setup=${1:-true}
-  secret=$(jcurl "$J/computer/fault-agent/jenkins-agent.jnlp" | sed -n 's/.*<argument>\([0-9a-f]\{64\}\)<\/argument>.*/\1/p')
+  secret=$(agent_secret fault-agent)
   setsid unshare -m --propagation private sh -c "$setup && exec env XDG_RUNTIME_DIR='$RUNDIR' java -jar '$FD/agent.jar' \
     -url '$J/' -secret $secret -name fault-agent -webSocket -workDir '$FD'" >>"$OUT/agent-fault.log" 2>&1 </dev/null &
   FA_PID=$!
@@ -399,13 +392,13 @@ refused_case f-state-ro "mount -t tmpfs -o ro,mode=0700,size=64k tmpfs '$RUNDIR'
   "state directory unwritable (read-only tmpfs under XDG_RUNTIME_DIR)"
 refused_case f-state-full "mount -t tmpfs -o mode=0700,size=16k tmpfs '$RUNDIR' && (dd if=/dev/zero of='$RUNDIR/fill' bs=4k 2>/dev/null; true)" \
   "'idle'" "state directory on a full disk (16 KiB tmpfs, filled)"
-refused_case f-cgroup-ro "mount -o remount,bind,ro /sys/fs/cgroup/cpu" "cpuQuota: 50" \
+refused_case f-cgroup-ro "mount -o remount,bind,ro $CPU_ROOT" "cpuQuota: 50" \
   "cpu cgroup controller read-only in the agent's mount namespace"
 fa_stop
 fa_start  # as the next checks expect it: no fault
 
 # --- 6. the idle parent removed while a build runs under it ------------------------------------------------
-IDLE_PARENT=/sys/fs/cgroup/cpu/schedpolicy.idle
+IDLE_PARENT=$CPU_ROOT/schedpolicy.idle
 if [ -d "$IDLE_PARENT" ]; then
   skip "idle parent removal: $IDLE_PARENT exists already (made outside this check), so it is not removed here"
 else

@@ -8,33 +8,20 @@ CLEANUPS+=("rm -rf '$RD'")
 mkdir -p "$RD/run" && chmod 700 "$RD/run"  # the agent's own state directory (XDG_RUNTIME_DIR), apart from others'
 
 rc_marked() { grep -l "FAULTMARK=$1" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 | sort -n; }
-rc_cg() { sed -n 's/^[0-9]*:\([^:]*,\)\{0,1\}cpu\(,[^:]*\)\{0,1\}:\(.*\)$/\3/p' "/proc/$1/cgroup" 2>/dev/null | head -1; }
-rc_online() { grep -q '"offline":false' <<<"$(jcurl "$J/computer/reconnect-agent/api/json?tree=offline")"; }
-rc_wait() { # SECONDS COMMAND...: until the command succeeds
-  local n=$(($1 * 5)); shift
-  for _ in $(seq "$n"); do "$@" && return 0; sleep 0.2; done
-  return 1
-}
+rc_cg() { cg_of "$1"; }
+rc_online() { agent_online reconnect-agent; }
+rc_wait() { wait_for "$@"; }
 rc_console() { mkdir -p "$OUT/console"; CONSOLE="$OUT/console/$1-$2.txt"; jcurl "$J/job/$1/$2/consoleText" >"$CONSOLE"; }
 rc_input_waits() { grep -q 'Proceed or Abort' <<<"$(jcurl "$J/job/r-first/$1/consoleText")"; }
-rc_groups() { find /sys/fs/cgroup/cpu -maxdepth 4 -type d -name "schedpolicy-$RA_PID-*" 2>/dev/null; }
+rc_groups() { groups_made_by "$RA_PID"; }
 rc_no_groups() { [ -z "$(rc_groups)" ]; }
 rc_offline() { ! rc_online; }
 rc_back() { rc_wait 120 rc_online && kill -0 "$RA_PID"; }
 rc_agent_group() { [[ "$1" == /schedpolicy-$RA_PID-* ]]; }
 
-jpost computer/doCreateItem --data-urlencode name=reconnect-agent --data-urlencode type=hudson.slaves.DumbSlave \
-  --data-urlencode 'json={"name":"reconnect-agent","nodeDescription":"reconnects","numExecutors":"2","remoteFS":"'"$RD"'","labelString":"reconnect","mode":"EXCLUSIVE",
- "":["hudson.slaves.JNLPLauncher","hudson.slaves.RetentionStrategy$Always"],
- "launcher":{"stapler-class":"hudson.slaves.JNLPLauncher","$class":"hudson.slaves.JNLPLauncher","webSocket":true},
- "retentionStrategy":{"stapler-class":"hudson.slaves.RetentionStrategy$Always","$class":"hudson.slaves.RetentionStrategy$Always"},
- "nodeProperties":{"stapler-class-bag":"true"},"type":"hudson.slaves.DumbSlave"}' -o /dev/null
-jcurl -o "$RD/agent.jar" "$J/jnlpJars/agent.jar"
-secret=$(jcurl "$J/computer/reconnect-agent/jenkins-agent.jnlp" | sed -n 's/.*<argument>\([0-9a-f]\{64\}\)<\/argument>.*/\1/p')
-setsid env XDG_RUNTIME_DIR="$RD/run" java -jar "$RD/agent.jar" -url "$J/" -secret "$secret" -name reconnect-agent -webSocket \
-  -workDir "$RD" >>"$OUT/agent-reconnect.log" 2>&1 </dev/null &
-RA_PID=$!
-STARTED_PIDS+=("$RA_PID")
+create_inbound_node reconnect-agent reconnect "$RD" 2 reconnects
+start_inbound_agent reconnect-agent "$RD" "$OUT/agent-reconnect.log" env XDG_RUNTIME_DIR="$RD/run"
+RA_PID=$AGENT_STARTED
 check "reconnect: inbound agent reconnect-agent is online (pid $RA_PID)" rc_wait 120 rc_online
 
 pipeline_job r-first <<G
@@ -56,7 +43,7 @@ first_group=$(kernel_field r-first cgroup)
 check "reconnect: the first block's sh ran in a quota group of the agent JVM ($first_group)" rc_agent_group "$first_group"
 # once its sh ended the group is empty, and the agent's reaper (every 15 s) removes it: its name is free from then on
 check "reconnect: the first block's empty group was removed while the block stays open" \
-  rc_wait 60 test ! -d "/sys/fs/cgroup/cpu$first_group"
+  rc_wait 60 test ! -d "$CPU_ROOT$first_group"
 jpost computer/reconnect-agent/doDisconnect --data-urlencode 'offlineMessage=live suite: connection dropped' -o /dev/null
 rc_wait 30 rc_offline
 # Jenkins installs its agent restarter on an inbound agent: the agent JVM execs itself again, keeping its PID, and
@@ -79,7 +66,7 @@ check "reconnect: the first build ends its block through the new connection, SUC
 sleep 1
 alive=$(for p in $(rc_marked r-second); do [ "$(rc_cg "$p")" = "$second_group" ] && echo "$p"; done | grep -c .)
 check "reconnect: the first block's end left the second build's sh running in its group ($alive processes)" \
-  bash -c "[ '$alive' -gt 0 ] && [ -d '/sys/fs/cgroup/cpu$second_group' ]"
+  bash -c "[ '$alive' -gt 0 ] && [ -d '$CPU_ROOT$second_group' ]"
 
 : >"$RD/r-second-go"
 r2=$(wait_build r-second "$second" 120); rc_console r-second "$second"
