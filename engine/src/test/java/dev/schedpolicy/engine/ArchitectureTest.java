@@ -47,6 +47,16 @@ class ArchitectureTest {
     }
 
     @Test
+    void shouldBuildTheBuildPageModelWithoutTheAgentOrTheSystem() {
+        noClasses().that().resideInAPackage("dev.schedpolicy.engine.buildpage")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.schedpolicy.engine.agent..",
+                        "dev.schedpolicy.engine.launch..", "dev.schedpolicy.engine.jna..", "dev.schedpolicy.engine.cgroup..",
+                        "dev.schedpolicy.engine.proc..", "dev.schedpolicy.engine.linux..")
+                .because("the build page's model is made on the controller from records the agents sent")
+                .check(engine);
+    }
+
+    @Test
     void shouldKeepThePackagesFreeOfCycles() {
         slices().matching("dev.schedpolicy.engine.(*)..").should().beFreeOfCycles().check(engine);
     }

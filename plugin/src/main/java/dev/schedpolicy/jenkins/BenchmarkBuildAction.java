@@ -1,7 +1,7 @@
 package dev.schedpolicy.jenkins;
 
-import dev.schedpolicy.engine.agent.BenchmarkFiles;
-import dev.schedpolicy.engine.agent.BenchmarkSummary;
+import dev.schedpolicy.engine.buildpage.BenchmarkFiles;
+import dev.schedpolicy.engine.buildpage.BenchmarkSummary;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import hudson.model.Action;
 import hudson.model.Run;

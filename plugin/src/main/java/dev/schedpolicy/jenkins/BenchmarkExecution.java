@@ -1,8 +1,8 @@
 package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.AgentBenchmark;
-import dev.schedpolicy.engine.agent.BenchmarkGate;
-import dev.schedpolicy.engine.agent.BenchmarkSummary;
+import dev.schedpolicy.engine.buildpage.BenchmarkGate;
+import dev.schedpolicy.engine.buildpage.BenchmarkSummary;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.AbortException;

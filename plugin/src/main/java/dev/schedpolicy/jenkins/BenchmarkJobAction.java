@@ -1,7 +1,7 @@
 package dev.schedpolicy.jenkins;
 
-import dev.schedpolicy.engine.agent.BenchmarkSummary;
-import dev.schedpolicy.engine.agent.BenchmarkTrend;
+import dev.schedpolicy.engine.buildpage.BenchmarkSummary;
+import dev.schedpolicy.engine.buildpage.BenchmarkTrend;
 import edu.hm.hafner.echarts.LineSeries;
 import edu.hm.hafner.echarts.LinesChartModel;
 import hudson.model.Job;

@@ -1,6 +1,6 @@
 package dev.schedpolicy.jenkins;
 
-import dev.schedpolicy.engine.agent.BenchmarkSummary;
+import dev.schedpolicy.engine.buildpage.BenchmarkSummary;
 import java.io.Serial;
 import java.io.Serializable;
 

@@ -1,7 +1,7 @@
 package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.AgentBenchmark;
-import dev.schedpolicy.engine.agent.BenchmarkGate;
+import dev.schedpolicy.engine.buildpage.BenchmarkGate;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.AbortException;

@@ -1,6 +1,6 @@
 package dev.schedpolicy.jenkins;
 
-import dev.schedpolicy.engine.agent.BenchmarkSummary;
+import dev.schedpolicy.engine.buildpage.BenchmarkSummary;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import hudson.model.ModelObject;
 import hudson.model.Run;

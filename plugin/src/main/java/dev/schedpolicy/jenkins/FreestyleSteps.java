@@ -1,6 +1,6 @@
 package dev.schedpolicy.jenkins;
 
-import dev.schedpolicy.engine.agent.LaunchName;
+import dev.schedpolicy.engine.buildpage.LaunchName;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import hudson.Extension;
 import hudson.model.AbstractBuild;

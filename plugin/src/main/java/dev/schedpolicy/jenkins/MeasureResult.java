@@ -1,8 +1,8 @@
 package dev.schedpolicy.jenkins;
 
-import dev.schedpolicy.engine.agent.LaunchName;
 import dev.schedpolicy.engine.agent.LaunchTable;
 import dev.schedpolicy.engine.agent.MeasureRecord;
+import dev.schedpolicy.engine.buildpage.LaunchName;
 import dev.schedpolicy.engine.fleet.WaitShares;
 import java.io.Serial;
 import java.io.Serializable;

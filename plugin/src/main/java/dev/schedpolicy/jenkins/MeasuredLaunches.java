@@ -1,7 +1,7 @@
 package dev.schedpolicy.jenkins;
 
-import dev.schedpolicy.engine.agent.LaunchName;
 import dev.schedpolicy.engine.agent.PreparedLaunch;
+import dev.schedpolicy.engine.buildpage.LaunchName;
 import hudson.model.InvisibleAction;
 import hudson.model.Run;
 import hudson.remoting.VirtualChannel;

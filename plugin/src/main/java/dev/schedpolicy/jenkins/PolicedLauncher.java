@@ -1,9 +1,9 @@
 package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.AbortedLaunchException;
-import dev.schedpolicy.engine.agent.LaunchMarks;
 import dev.schedpolicy.engine.agent.LaunchRecord;
 import dev.schedpolicy.engine.agent.PreparedLaunch;
+import dev.schedpolicy.engine.buildpage.LaunchMarks;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.AbortException;

@@ -23,11 +23,12 @@ class PluginArchitectureTest {
         noClasses().that().resideInAPackage("dev.schedpolicy.jenkins..")
                 .should().dependOnClassesThat(resideInAPackage("dev.schedpolicy.engine..")
                         .and(not(resideInAnyPackage("dev.schedpolicy.engine.agent..", "dev.schedpolicy.engine.policy..",
-                                "dev.schedpolicy.engine.fleet..")))
+                                "dev.schedpolicy.engine.fleet..", "dev.schedpolicy.engine.buildpage..")))
                         // the fleet view's summary carries the probe's table and recommendation as these records
                         .and(not(belongToAnyOf(Capability.class, Recommendation.class))))
                 .because("every rule belongs in the engine, tested in the default build; the plugin copies fields and calls"
-                        + " dev.schedpolicy.engine.agent (and reads dev.schedpolicy.engine.fleet's model for the fleet view)")
+                        + " dev.schedpolicy.engine.agent (and reads the models of the fleet view, dev.schedpolicy.engine.fleet, and of"
+                        + " the build page, dev.schedpolicy.engine.buildpage)")
                 .check(PLUGIN);
     }
 

@@ -1,6 +1,7 @@
 package dev.schedpolicy.engine.agent;
 
 import dev.schedpolicy.engine.bench.BenchListener;
+import dev.schedpolicy.engine.buildpage.BenchmarkSummary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;

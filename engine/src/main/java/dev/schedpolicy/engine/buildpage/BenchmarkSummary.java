@@ -1,4 +1,4 @@
-package dev.schedpolicy.engine.agent;
+package dev.schedpolicy.engine.buildpage;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

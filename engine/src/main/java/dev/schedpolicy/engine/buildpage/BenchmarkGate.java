@@ -1,4 +1,4 @@
-package dev.schedpolicy.engine.agent;
+package dev.schedpolicy.engine.buildpage;
 
 import dev.schedpolicy.engine.bench.BenchPolicy;
 import dev.schedpolicy.engine.scenario.Topology;

@@ -1,4 +1,4 @@
-package dev.schedpolicy.engine.agent;
+package dev.schedpolicy.engine.buildpage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;

@@ -1,4 +1,4 @@
-package dev.schedpolicy.engine.agent;
+package dev.schedpolicy.engine.buildpage;
 
 import org.junit.jupiter.api.Test;
 
