@@ -71,7 +71,7 @@ class MeasureCollectionTest {
         System.setProperty(MeasuredLaunches.BATCH_PROPERTY, "5");
         int launches = 24;
         String script = "node('measured') { for (int i = 0; i < " + launches + "; i++) { sh 'true' } }\n"
-                + "echo 'steps done'\nsleep 10";
+                + "echo 'steps done'\nsleep 25";
         DumbSlave agent = measuredAgent();
         WorkflowJob plain = j.jenkins.createProject(WorkflowJob.class, "plain");
         plain.setDefinition(new CpsFlowDefinition(script.replace("'measured'", "'built-in'"), true));
@@ -84,8 +84,8 @@ class MeasureCollectionTest {
         WorkflowRun b = build.waitForStart();
         j.waitForMessage("steps done", b);
         // every 5 launches those that ended; the rest (durable-task's heartbeat outlives a short script by up to 3 s)
-        // within 5 s after a collection found them running
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(7);
+        // within 5 s after a collection found them running (each follow-up 5 s after the last: a few on a busy machine)
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (launchesOf(b) < launches - 5 && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
