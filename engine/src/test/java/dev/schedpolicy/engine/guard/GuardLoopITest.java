@@ -33,6 +33,8 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class GuardLoopITest {
     private static final String BUSY = "while :; do :; done";
+    /** A loop that says what it is in its own arguments: a shell forked for `sleep` is also "sh" until it execs. */
+    private static final String CHILD_LOOP = ": child-loop; " + BUSY;
     private final ProcFs proc = ProcFs.system();
     private final List<Process> started = new ArrayList<>();
 
@@ -163,7 +165,7 @@ class GuardLoopITest {
         // a batch-class nice-5 loop that starts a child loop after 1 s, and an idle-class loop the guard must not touch
         // on CPU 0, so that this JVM keeps CPU 1 however slow the machine
         Process parent = start("taskset", "-c", "0", "chrt", "--batch", "0", "nice", "-n", "5", "/bin/sh", "-c",
-                "sleep 1; /bin/sh -c '" + BUSY + "' & " + BUSY);
+                "sleep 1; /bin/sh -c '" + CHILD_LOOP + "' & " + BUSY);
         Process alreadyIdle = start("taskset", "-c", "0", "chrt", "--idle", "0", "/bin/sh", "-c", BUSY);
         // lowered only once taskset, chrt and nice have exec'd into the shell: chrt sets the class itself, after us
         await(() -> policyAndNice(parent.pid()).equals("3 5") && isShell(parent.pid()), 30_000);
@@ -190,10 +192,11 @@ class GuardLoopITest {
         return proc.stat(pid).map(s -> s.comm().equals("sh")).orElse(false);
     }
 
-    /** The child shell loop (not the sleep before it); 0 while there is none. */
+    /** The child loop (not the shell forked for the sleep before it); 0 while there is none. */
     private long loopChild(final long parent) {
         for (long pid : proc.descendants(parent).orElse(List.of())) {
-            if (isShell(pid)) {
+            String[] argv = proc.read(proc.root().resolve(pid + "/cmdline")).orElse("").split("\0");
+            if (argv.length >= 3 && argv[2].startsWith(": child-loop")) {
                 return pid;
             }
         }
