@@ -29,9 +29,7 @@ public final class GuardLoop implements AutoCloseable {
     private final Set<Long> alwaysExcluded;
     private final TaskSampler sampler;
     private final Map<Long, Lowering.Lowered> active = new LinkedHashMap<>();
-    private final Map<Long, long[]> loweredTimes = new LinkedHashMap<>();
-    private final Map<Long, Competitor> names = new LinkedHashMap<>();
-    private final Map<Long, String> meansOf = new LinkedHashMap<>();
+    private final Map<Long, Tally> tallies = new LinkedHashMap<>();
     private final Set<Long> refused = new HashSet<>();
     private final List<String> notes = new ArrayList<>();
     private final long startNanos;
@@ -151,10 +149,7 @@ public final class GuardLoop implements AutoCloseable {
             for (Lowering l : lowerings) {
                 try {
                     active.put(c.pid(), l.lower(c));
-                    names.putIfAbsent(c.pid(), c);
-                    meansOf.putIfAbsent(c.pid(), l.means());
-                    long[] t = loweredTimes.computeIfAbsent(c.pid(), k -> new long[2]);
-                    t[1]++;
+                    tallies.computeIfAbsent(c.pid(), k -> new Tally(c, l.means())).times++;
                     break;
                 } catch (RuntimeException e) {
                     why.add(l.means() + ": " + e.getMessage());
@@ -182,7 +177,7 @@ public final class GuardLoop implements AutoCloseable {
                 restoreFailed = true;
                 note("could not put back " + e.getValue().competitor() + ": " + ex.getMessage());
             }
-            loweredTimes.get(e.getKey())[0] += now - loweredSinceNanos;
+            tallies.get(e.getKey()).nanos += now - loweredSinceNanos;
         }
         active.clear();
         quietSinceNanos = -1;
@@ -256,13 +251,26 @@ public final class GuardLoop implements AutoCloseable {
                 }
             }
             List<GuardReport.LoweredTime> lowered = new ArrayList<>();
-            loweredTimes.forEach((pid, t2) -> lowered.add(new GuardReport.LoweredTime(names.get(pid), meansOf.get(pid),
-                    TimeUnit.NANOSECONDS.toMillis(t2[0]), (int) t2[1])));
+            tallies.values().forEach(tally -> lowered.add(new GuardReport.LoweredTime(tally.competitor, tally.means,
+                    TimeUnit.NANOSECONDS.toMillis(tally.nanos), tally.times)));
             report = new GuardReport(TimeUnit.NANOSECONDS.toMillis(now - startNanos),
                     TimeUnit.NANOSECONDS.toMillis(runnableNanos), TimeUnit.NANOSECONDS.toMillis(waitNanos),
                     TimeUnit.NANOSECONDS.toMillis(waitUnloweredNanos), actions,
                     firstActionNanos < 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(firstActionNanos), lowered, notes,
                     !restoreFailed);
+        }
+    }
+
+    /** One competitor over the guarded time: how it was first lowered, for how long in all, how many times. */
+    private static final class Tally {
+        private final Competitor competitor;
+        private final String means;
+        private long nanos;
+        private int times;
+
+        Tally(final Competitor competitor, final String means) {
+            this.competitor = competitor;
+            this.means = means;
         }
     }
 }

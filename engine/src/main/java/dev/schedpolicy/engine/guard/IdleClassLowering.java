@@ -9,7 +9,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -116,8 +115,7 @@ public final class IdleClassLowering implements Lowering {
         /** Only a thread still idle is touched: one that changed its own class since is its own business. */
         private void putBack(final long tid, final SchedAttr attr) {
             try {
-                Optional<SchedAttr> now = Optional.of(kernel.getSchedAttr((int) tid));
-                if (now.get().policy() == SCHED_IDLE) {
+                if (kernel.getSchedAttr((int) tid).policy() == SCHED_IDLE) {
                     kernel.setSchedAttr((int) tid, new SchedAttr(attr.policy(), 0, attr.nice(), attr.priority(), attr.runtime()));
                     // nice again after the class: Linux 6.1 left nice 0 after sched_setattr(BATCH, nice 5) from
                     // SCHED_IDLE (kernel lab, bookworm); the engine's launches set it afterwards for the same reason

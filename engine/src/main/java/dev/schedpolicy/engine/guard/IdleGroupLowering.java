@@ -5,10 +5,12 @@ import dev.schedpolicy.engine.cgroup.CpuCgroup;
 import dev.schedpolicy.engine.cgroup.CpuLimits;
 import dev.schedpolicy.engine.cgroup.ProcessHome;
 import dev.schedpolicy.engine.proc.ProcFs;
-import dev.schedpolicy.engine.proc.TaskStat;
 
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The strongest lowering: competitors move into a cpu.idle group of the guard's own (the lowest weight on kernels
@@ -71,13 +73,15 @@ public final class IdleGroupLowering implements Lowering {
         return new Moved(competitor, home);
     }
 
-    /** Puts every process in the group whose ancestors include {@code pid} (and pid itself) back home. */
+    /** Puts the process and those of its descendants that sit in the group (children born meanwhile) back home. */
     private synchronized void returnTree(final long pid, final ProcessHome home) {
         if (group == null) {
             return;
         }
+        Set<Long> tree = new HashSet<>(proc.descendants(pid).orElse(List.of()));
+        tree.add(pid);
         for (long p : group.pids()) {
-            if (p == pid || descendsFrom(p, pid)) {
+            if (tree.contains(p)) {
                 try {
                     system.returnHome(home, p);
                 } catch (RuntimeException e) {
@@ -87,21 +91,6 @@ public final class IdleGroupLowering implements Lowering {
                 }
             }
         }
-    }
-
-    private boolean descendsFrom(final long pid, final long ancestor) {
-        long p = pid;
-        for (int depth = 0; depth < 64 && p > 1; depth++) {
-            Optional<TaskStat> stat = proc.stat(p);
-            if (stat.isEmpty()) {
-                return false;
-            }
-            p = stat.get().ppid();
-            if (p == ancestor) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override
