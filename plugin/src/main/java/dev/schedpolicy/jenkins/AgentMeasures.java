@@ -51,7 +51,7 @@ final class AgentMeasures {
         byNode.forEach((node, mine) -> {
             String problem = ask(node, mine, atEnd, asked);
             if (problem != null) {
-                lose(atEnd, mine, mine.size() + " launch(es) on " + where(node) + ": " + problem, missing, running);
+                lose(atEnd, mine, mine.size() + " launch(es) on " + FleetProbes.nameOf(node) + ": " + problem, missing, running);
             }
         });
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos((atEnd ? WAIT_SECONDS : 0) + ANSWER_SECONDS);
@@ -62,13 +62,13 @@ final class AgentMeasures {
                 sort(node, mine, c, launches, missing, running);
             } catch (TimeoutException e) {
                 answer.cancel(true);
-                lose(atEnd, mine, mine.size() + " launch(es) on " + where(node) + ": the agent did not answer within "
+                lose(atEnd, mine, mine.size() + " launch(es) on " + FleetProbes.nameOf(node) + ": the agent did not answer within "
                         + ((atEnd ? WAIT_SECONDS : 0) + ANSWER_SECONDS) + " s (hung, or its connection too slow)", missing, running);
             } catch (ExecutionException e) {
-                lose(atEnd, mine, mine.size() + " launch(es) on " + where(node) + ": " + e.getCause(), missing, running);
+                lose(atEnd, mine, mine.size() + " launch(es) on " + FleetProbes.nameOf(node) + ": " + e.getCause(), missing, running);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                lose(atEnd, mine, mine.size() + " launch(es) on " + where(node) + ": interrupted while collecting", missing,
+                lose(atEnd, mine, mine.size() + " launch(es) on " + FleetProbes.nameOf(node) + ": interrupted while collecting", missing,
                         running);
             }
         });
@@ -106,7 +106,7 @@ final class AgentMeasures {
                 running.add(p);
             }
         }
-        missing.addAll(MeasureCollection.lostLines(c.lost(), labels::get, where(node)));
+        missing.addAll(MeasureCollection.lostLines(c.lost(), labels::get, FleetProbes.nameOf(node)));
     }
 
     /** At the end a launch that could not be collected is lost, in words; as the build goes it is asked for again. */
@@ -119,7 +119,4 @@ final class AgentMeasures {
         }
     }
 
-    private static String where(final String node) {
-        return node.isEmpty() ? "built-in" : node;
-    }
 }
