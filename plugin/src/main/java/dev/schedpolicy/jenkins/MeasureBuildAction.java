@@ -56,6 +56,21 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
         return getResult().unloweredShare().map(s -> Math.round(s * 1000) / 10.0).orElse(-1.0);
     }
 
+    /**
+     * Seconds the CPU quotas of the build's launches held them back (their groups' cpu.stat throttled time, not in the
+     * wait share), -1 when no measured launch ran under a quota.
+     */
+    @Exported
+    public double getThrottledSeconds() {
+        List<MeasureRecord> quoted = getResult().getLaunches().stream().map(MeasureResult.Launch::getRecord)
+                .filter(MeasureRecord::quotaApplied).toList();
+        return quoted.isEmpty() ? -1 : seconds(quoted.stream().mapToLong(MeasureRecord::throttledNanos).sum());
+    }
+
+    static double seconds(final long nanos) {
+        return Math.round(nanos / 1e7) / 100.0;
+    }
+
     @Exported
     public List<Row> getLaunches() {
         List<Row> rows = new ArrayList<>();
@@ -142,6 +157,12 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
         @Exported
         public double getWaitSeconds() {
             return Math.round(Math.max(0, r().waitNanos()) / 1e7) / 100.0;
+        }
+
+        /** Seconds its CPU quota held it back (not in the wait), -1 when it ran under no quota. */
+        @Exported
+        public double getThrottledSeconds() {
+            return r().quotaApplied() ? seconds(r().throttledNanos()) : -1;
         }
 
         @Exported

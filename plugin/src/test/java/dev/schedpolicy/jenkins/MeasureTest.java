@@ -123,6 +123,37 @@ class MeasureTest {
         assertThat(series.getJSONObject(0).getJSONArray("data").get(0)).as("#1 over all its launches").isInstanceOf(Integer.class);
     }
 
+    /**
+     * Issue 31 item 10: a CPU quota holds its group back once it used its share of a period; the tasks stay queued, so
+     * schedstat counted that hold as a wait for a CPU. It is its own figure, and the wait is what remains.
+     */
+    @Test
+    void shouldShowTheTimeAQuotaHeldALaunchBackApartFromTheWait() throws Exception {
+        measuredAgent();
+        WorkflowJob p = j.jenkins.createProject(WorkflowJob.class, "quota");
+        p.setDefinition(new CpsFlowDefinition("node('measured') { withSchedPolicy(cpuQuota: 20) {\n"
+                + "  sh 'timeout 3 sh -c \"while :; do :; done\" || true'\n} }", true));
+        WorkflowRun b = j.buildAndAssertStatus(Result.SUCCESS, p);
+        JenkinsRule.WebClient wc = j.createWebClient();
+        JSONObject json = JSONObject.fromObject(wc.goTo(b.getUrl() + "schedpolicy-measure/api/json?depth=2", "application/json")
+                .getWebResponse().getContentAsString());
+        JSONObject row = json.getJSONArray("launches").getJSONObject(0);
+        assertThat(row.has("throttledSeconds")).as("the quota's hold in api/json: %s", row).isTrue();
+        double throttled = row.getDouble("throttledSeconds");
+        // the loop ran 3 s at 20% of a CPU: held back for much of the rest
+        assertThat(throttled).as("%s", row).isGreaterThan(0.6);
+        // the loop is the launch's one busy task and was runnable for its 3 s at most (the shell, timeout and the
+        // heartbeat add milliseconds): on CPU, waiting or held, never two at once. Counted also as wait, the hold made
+        // the sum about 5 s.
+        double runnable = row.getDouble("cpuSeconds") + row.getDouble("waitSeconds") + throttled;
+        assertThat(runnable).as("the quota's hold is not also a wait for a CPU: %s", row).isLessThan(3.6);
+        assertThat(json.getDouble("throttledSeconds")).as("the build's figure").isEqualTo(throttled);
+        String table = wc.getPage(b).getElementById("schedpolicy-measure-table").asNormalizedText();
+        assertThat(table).contains("Held back by its CPU quota", String.valueOf(throttled));
+        assertThat(wc.getPage(b).getElementById("schedpolicy-measure-summary").asNormalizedText())
+                .contains("held back by their CPU quotas");
+    }
+
     private DumbSlave measuredAgent() throws Exception {
         DumbSlave agent = j.createOnlineSlave(Label.get("measured"));
         SchedPolicyNodeProperty property = new SchedPolicyNodeProperty("normal");

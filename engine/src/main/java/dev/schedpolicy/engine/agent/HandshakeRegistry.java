@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -218,6 +219,11 @@ public final class HandshakeRegistry implements AutoCloseable {
         } finally {
             pending.remove(id, p);
         }
+        if (launch.cgroupPath().isPresent() && hasQuota(p.policy())) {
+            PolicedLaunch quoted = launch;
+            measures.throttledBy(id, () -> quoted.cgroupUsage()
+                    .map(u -> OptionalLong.of(u.throttledUsec() * 1000)).orElse(OptionalLong.empty()));
+        }
         LaunchRecord record = LaunchRecord.of(id, p.policy(), launch, p.notes());
         if (launch.cgroupPath().isPresent()) {
             live.computeIfAbsent(p.blockKey(), k -> new CopyOnWriteArrayList<>()).add(new Live(id, launch));
@@ -225,6 +231,14 @@ public final class HandshakeRegistry implements AutoCloseable {
             launch.close();
         }
         return record;
+    }
+
+    private static boolean hasQuota(final String compactPolicy) {
+        try {
+            return !compactPolicy.isBlank() && Policy.parse(compactPolicy).cpuQuotaPercent().isPresent();
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /** Tells a parked shim to exit 125 without running its command; no-op for unknown ids. */

@@ -13,7 +13,9 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * The measured launches of one agent JVM, by launch id: one {@link MeasureBook} for all of them, so each launch's
@@ -76,6 +78,14 @@ final class LaunchMeasures {
         StepMeter meter = running.get(id);
         if (meter != null) {
             meter.attach(pid);
+        }
+    }
+
+    /** The launch runs under a CPU quota: its meter keeps the quota's hold apart from the wait; no-op when unmeasured. */
+    void throttledBy(final String id, final Supplier<OptionalLong> throttledNanos) {
+        StepMeter meter = running.get(id);
+        if (meter != null) {
+            meter.throttledBy(throttledNanos);
         }
     }
 

@@ -58,6 +58,11 @@ public final class LaunchTable {
                 for (String owner : owners) {
                     numbers.append(' ').append(indexOf(owner, texts, index));
                 }
+                // then, for a launch under a CPU quota, the time it held it back (records with owners only: every
+                // record measured since quotas were kept apart has them)
+                if (r.quotaApplied()) {
+                    numbers.append(' ').append(r.throttledNanos());
+                }
             }
             out.append(numbers).append('\n');
         }
@@ -109,16 +114,20 @@ public final class LaunchTable {
             waits.add(Long.parseLong(t[i++]));
         }
         List<String> owners = null;
+        long throttled = -1;
         if (i < t.length) {
             owners = new ArrayList<>();
             for (int n = 0; n < neighbours; n++) {
                 owners.add(texts.get(Integer.parseInt(t[i++])));
             }
+            if (i < t.length) {
+                throttled = Long.parseLong(t[i++]);
+            }
         }
         if (i != t.length) {
             throw new IllegalArgumentException((t.length - i) + " numbers too many");
         }
-        return new Row(node, policy, stage, branch, step, new MeasureRecord(id, label, source, figures, labels, waits, owners, notes));
+        return new Row(node, policy, stage, branch, step, new MeasureRecord(id, label, source, figures, labels, waits, owners, notes, throttled));
     }
 
     private static int indexOf(final String s, final List<String> texts, final Map<String, Integer> index) {

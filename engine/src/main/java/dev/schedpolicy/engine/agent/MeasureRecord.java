@@ -53,11 +53,15 @@ public final class MeasureRecord implements Serializable {
     private final long otherWaitNanos;
     private final ArrayList<String> notes;
     private final boolean ended;
+    /** Time a CPU quota held the launch back, not in {@link #waitNanos}; null: no quota (and records from before). */
+    private final Long throttledNanos;
 
-    /** A record as {@link LaunchTable} stored it. */
+    /** A record as {@link LaunchTable} stored it; {@code throttledNanos} -1 for none. */
+    @SuppressWarnings("checkstyle:ParameterNumber")
     MeasureRecord(final String id, final String label, final String source, final long[] figures,
             final List<String> neighbourLabels, final List<Long> neighbourWaitNanos, final List<String> neighbourOwners,
-            final List<String> notes) {
+            final List<String> notes, final long throttledNanos) {
+        this.throttledNanos = throttledNanos < 0 ? null : throttledNanos;
         this.id = id;
         this.label = label;
         this.source = source;
@@ -83,6 +87,7 @@ public final class MeasureRecord implements Serializable {
     }
 
     public MeasureRecord(final String id, final StepMeasure m, final boolean ended) {
+        this.throttledNanos = m.quotaApplied() ? m.throttledNanos() : null;
         this.neighbourOwners = new ArrayList<>();
         this.id = id;
         this.label = m.label();
@@ -145,6 +150,16 @@ public final class MeasureRecord implements Serializable {
 
     public long waitNanos() {
         return waitNanos;
+    }
+
+    /** Whether a CPU quota applied to the launch, so that {@link #throttledNanos()} is its hold. */
+    public boolean quotaApplied() {
+        return throttledNanos != null;
+    }
+
+    /** Time the launch's CPU quota held it back (its group's cpu.stat throttled time), not in the wait; -1: no quota. */
+    public long throttledNanos() {
+        return throttledNanos == null ? -1 : throttledNanos;
     }
 
     /** Run-queue wait over the runnable time the samples saw, 0..1 (0 when not measured). */
@@ -215,6 +230,6 @@ public final class MeasureRecord implements Serializable {
         return label + ": wait " + waitNanos + " ns of " + (sampledCpuNanos + Math.max(0, waitNanos)) + " ns runnable, CPU "
                 + cpuNanos + " ns, wall " + wallNanos + " ns, beside " + neighbourLabels + " " + neighbourWaitNanos
                 + (moreNeighbours > 0 ? " and " + moreNeighbours + " more " + moreNeighbourWaitNanos : "") + ", other "
-                + otherWaitNanos + "; source " + source + "; notes " + notes;
+                + otherWaitNanos + (quotaApplied() ? ", held by its quota " + throttledNanos + " ns" : "") + "; source " + source + "; notes " + notes;
     }
 }

@@ -20,13 +20,30 @@ import java.util.OptionalLong;
  * @param neighbours       the agent's other launches charged with parts of the wait
  * @param otherWaitNanos   the part of the wait charged to processes the agent did not launch
  * @param notes            what could not be measured, in words
+ * @param throttledNanos   time the step's CPU quota held its group back (cpu.stat throttled time), which is not in
+ *                         {@code waitNanos}; -1 when no quota applied to the step
  */
 public record StepMeasure(String label, String source, long wallNanos, OptionalLong groupCpuNanos, long sampledCpuNanos,
-        long waitNanos, OptionalLong pressureSomeMicros, List<Neighbour> neighbours, long otherWaitNanos, List<String> notes) {
+        long waitNanos, OptionalLong pressureSomeMicros, List<Neighbour> neighbours, long otherWaitNanos, List<String> notes,
+        long throttledNanos) {
 
     public StepMeasure {
         neighbours = List.copyOf(neighbours);
         notes = List.copyOf(notes);
+    }
+
+    /** A step no CPU quota held back. */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    public StepMeasure(final String label, final String source, final long wallNanos, final OptionalLong groupCpuNanos,
+            final long sampledCpuNanos, final long waitNanos, final OptionalLong pressureSomeMicros,
+            final List<Neighbour> neighbours, final long otherWaitNanos, final List<String> notes) {
+        this(label, source, wallNanos, groupCpuNanos, sampledCpuNanos, waitNanos, pressureSomeMicros, neighbours,
+                otherWaitNanos, notes, -1);
+    }
+
+    /** Whether a CPU quota applied to the step, so that {@link #throttledNanos()} says how long it held it back. */
+    public boolean quotaApplied() {
+        return throttledNanos >= 0;
     }
 
     public boolean waitMeasured() {
@@ -61,6 +78,10 @@ public record StepMeasure(String label, String source, long wallNanos, OptionalL
         } else {
             lines.add(String.format(Locale.ROOT, "run-queue wait not measured (CPU %s, wall %s)", seconds(cpuNanos()),
                     seconds(wallNanos)));
+        }
+        if (quotaApplied()) {
+            lines.add(String.format(Locale.ROOT, "held back %s by its CPU quota (the quota group's cpu.stat throttled time;"
+                    + " not in the wait)", seconds(throttledNanos)));
         }
         OptionalLong coverage = coveragePermille();
         if (coverage.isPresent() && waitMeasured()) {

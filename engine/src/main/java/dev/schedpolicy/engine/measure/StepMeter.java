@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
 
 /**
  * Measures one step: made before the launch (so the command can join its accounting group before its first
@@ -34,6 +35,12 @@ public final class StepMeter {
     private long otherWait;
     private long samples;
     private StepMeasure result;
+    /** The step's CPU quota group's throttled time so far; null when no quota holds the step back. */
+    private Supplier<OptionalLong> throttledReader;
+    private long throttledSeen;
+    /** Run-queue wait so far as the samples saw it, and the part of it that is not the quota's hold. */
+    private long rawWait;
+    private long waitApart;
 
     StepMeter(final String label, final ProcFs proc, final AccountingGroups.Choice choice) {
         this(label, "", proc, choice);
@@ -93,6 +100,27 @@ public final class StepMeter {
         }
     }
 
+    /**
+     * The step runs under a CPU quota: {@code throttledNanos} reads how long its quota group was held back so far. A
+     * throttled task stays queued, so schedstat counts that hold as run-queue wait though no other task had the CPU;
+     * from now on it is kept apart and left out of the wait (the wait that remains is at least zero per step).
+     */
+    public synchronized void throttledBy(final Supplier<OptionalLong> throttledNanos) {
+        throttledReader = throttledNanos;
+        readThrottled();
+    }
+
+    private void readThrottled() {
+        try {
+            OptionalLong t = throttledReader.get();
+            if (t.isPresent()) {
+                throttledSeen = Math.max(throttledSeen, t.getAsLong());
+            }
+        } catch (RuntimeException e) {
+            // the group is gone (reaped once empty): its last reading stands
+        }
+    }
+
     /** Whether the step started and none of its processes runs any more. */
     synchronized boolean empty() {
         if (rootPid < 0 || result != null) {
@@ -121,7 +149,16 @@ public final class StepMeter {
         samples++;
         SchedStat delta = now.minus(last);
         last = now;
-        return delta;
+        if (throttledReader == null) {
+            return delta;
+        }
+        // cumulative, so that a hold read a sample late is still taken out of the wait it was counted in
+        rawWait += delta.runQueueWaitNanos();
+        readThrottled();
+        long apart = Math.max(waitApart, rawWait - throttledSeen);
+        long waitDelta = apart - waitApart;
+        waitApart = apart;
+        return new SchedStat(delta.onCpuNanos(), waitDelta, delta.timeslices());
     }
 
     synchronized void charge(final StepMeter neighbour, final long waitNanos) {
@@ -167,8 +204,17 @@ public final class StepMeter {
         List<Neighbour> neighbours = new ArrayList<>();
         charged.forEach((k, v) -> neighbours.add(new Neighbour(k.label(), k.owner(), v)));
         neighbours.sort((a, b) -> Long.compare(b.waitNanos(), a.waitNanos()));
-        result = new StepMeasure(label, source, wall, groupCpu, seen.onCpuNanos(), schedstat ? seen.runQueueWaitNanos() : -1,
-                pressure, neighbours, otherWait, notes);
+        long wait = -1;
+        if (schedstat) {
+            wait = throttledReader == null ? seen.runQueueWaitNanos() : waitApart;
+        }
+        long throttled = -1;
+        if (throttledReader != null) {
+            readThrottled();
+            throttled = throttledSeen;
+        }
+        result = new StepMeasure(label, source, wall, groupCpu, seen.onCpuNanos(), wait, pressure, neighbours, otherWait, notes,
+                throttled);
         return result;
     }
 

@@ -83,6 +83,26 @@ class LaunchMeasuresITest {
     }
 
     @Test
+    void shouldCountTheTimeAQuotaThrottledApartFromTheWait() throws Exception {
+        // 20% of one CPU around a busy loop: the kernel holds the group back about 80% of the time, which per-task
+        // schedstat counts as run-queue wait, though no other task took the CPU
+        String id = launch("quota20", "quota #1 (quota20)", "timeout 3 sh -c 'while :; do :; done'");
+        List<MeasureRecord> r = registry.collectMeasures(List.of(id), Duration.ofSeconds(30), true).records();
+        assertThat(r).hasSize(1);
+        MeasureRecord q = r.get(0);
+        assertThat(q.ended()).as(q.toString()).isTrue();
+        assertThat(q.waitMeasured()).as(q.toString()).isTrue();
+        assertThat(q.quotaApplied()).as(q.toString()).isTrue();
+        // the loop got its 20% (CPU about a fifth of the wall) and was held back for much of the rest
+        assertThat(q.throttledNanos()).as(q.toString()).isGreaterThan(q.wallNanos() / 5);
+        // one busy task is runnable at most for the wall time: on CPU, waiting for a CPU, or held by its quota, never
+        // two of these at once; counted twice (the hold also as wait) the sum reached 1.7 times the wall. The real
+        // wait beside other work stays in, whatever the machine's load.
+        long runnable = q.cpuNanos() + q.waitNanos() + q.throttledNanos();
+        assertThat(runnable).as("the quota's hold is not also a wait for a CPU: " + q).isLessThan(q.wallNanos() * 11 / 10);
+    }
+
+    @Test
     void shouldEndAStillRunningLaunchAtCollectionWithANote() throws Exception {
         String id = launch("idle", "daemon #1 (idle)", "timeout 5 sh -c 'while :; do :; done'");
         Thread.sleep(500);

@@ -52,6 +52,20 @@ class LaunchTableTest {
     }
 
     @Test
+    void shouldReadBackTheTimeAQuotaHeldALaunchBackAndNoneForALaunchWithoutQuota() {
+        StepMeasure quota = new StepMeasure("q #1 › sh (quota20)", "test", 3_000_000_000L, OptionalLong.of(600_000_000L),
+                600_000_000L, 100_000_000L, OptionalLong.empty(), List.of(), 100_000_000L, List.of(), 2_300_000_000L);
+        List<LaunchTable.Row> rows = List.of(new LaunchTable.Row("", "quota20", "", "", "sh",
+                new MeasureRecord("hs-q", quota, true)), launch(1));
+        LaunchTable.Encoded e = LaunchTable.encode(rows);
+        List<LaunchTable.Row> back = LaunchTable.decode(e.texts(), e.rows());
+        assertThat(back.get(0).record().quotaApplied()).isTrue();
+        assertThat(back.get(0).record().throttledNanos()).isEqualTo(2_300_000_000L);
+        assertThat(back.get(1).record().quotaApplied()).isFalse();
+        assertThat(back.get(1).record().throttledNanos()).isEqualTo(-1);
+    }
+
+    @Test
     void shouldKeepFiveThousandLaunchesInWellUnderTwoMegabytes() {
         List<LaunchTable.Row> rows = new ArrayList<>();
         for (int i = 0; i < 5000; i++) {
