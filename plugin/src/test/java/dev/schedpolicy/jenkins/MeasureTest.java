@@ -140,13 +140,12 @@ class MeasureTest {
         JSONObject row = json.getJSONArray("launches").getJSONObject(0);
         assertThat(row.has("throttledSeconds")).as("the quota's hold in api/json: %s", row).isTrue();
         double throttled = row.getDouble("throttledSeconds");
-        // the loop ran 3 s at 20% of a CPU: held back for much of the rest
-        assertThat(throttled).as("%s", row).isGreaterThan(0.6);
-        // the loop is the launch's one busy task and was runnable for its 3 s at most (the shell, timeout and the
-        // heartbeat add milliseconds): on CPU, waiting or held, never two at once. Counted also as wait, the hold made
-        // the sum about 5 s.
+        assertThat(throttled).as("%s", row).isPositive();
+        // the loop is the launch's one busy task and runnable for its 3 s (the shell, timeout and the heartbeat add
+        // milliseconds): on CPU, waiting or held, never two at once. Counted also as wait, the hold made the sum about
+        // 5 s; how the 3 s split between hold and wait depends on the machine's load, the sum does not.
         double runnable = row.getDouble("cpuSeconds") + row.getDouble("waitSeconds") + throttled;
-        assertThat(runnable).as("the quota's hold is not also a wait for a CPU: %s", row).isLessThan(3.6);
+        assertThat(runnable).as("the quota's hold is not also a wait for a CPU: %s", row).isBetween(2.5, 3.6);
         assertThat(json.getDouble("throttledSeconds")).as("the build's figure").isEqualTo(throttled);
         String table = wc.getPage(b).getElementById("schedpolicy-measure-table").asNormalizedText();
         assertThat(table).contains("Held back by its CPU quota", String.valueOf(throttled));

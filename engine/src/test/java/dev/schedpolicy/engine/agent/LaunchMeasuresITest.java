@@ -93,13 +93,14 @@ class LaunchMeasuresITest {
         assertThat(q.ended()).as(q.toString()).isTrue();
         assertThat(q.waitMeasured()).as(q.toString()).isTrue();
         assertThat(q.quotaApplied()).as(q.toString()).isTrue();
-        // the loop got its 20% (CPU about a fifth of the wall) and was held back for much of the rest
-        assertThat(q.throttledNanos()).as(q.toString()).isGreaterThan(q.wallNanos() / 5);
-        // one busy task is runnable at most for the wall time: on CPU, waiting for a CPU, or held by its quota, never
-        // two of these at once; counted twice (the hold also as wait) the sum reached 1.7 times the wall. The real
-        // wait beside other work stays in, whatever the machine's load.
+        assertThat(q.throttledNanos()).as(q.toString()).isPositive();
+        // the loop is runnable for its whole 3 s: on a CPU, waiting for one, or held by its quota, never two of these at
+        // once. Counted twice (the hold also as wait) the sum reached 1.7 times the wall; left out, it would fall short.
+        // How the 3 s split between hold and wait depends on the machine's load (a busy machine delays the loop's 20%
+        // to the end of each period, and the hold shrinks); the sum does not.
         long runnable = q.cpuNanos() + q.waitNanos() + q.throttledNanos();
         assertThat(runnable).as("the quota's hold is not also a wait for a CPU: " + q).isLessThan(q.wallNanos() * 11 / 10);
+        assertThat(runnable).as("the hold and the wait together are the loop's time: " + q).isGreaterThan(2_500_000_000L);
     }
 
     @Test
