@@ -1,17 +1,12 @@
 package dev.schedpolicy.cli;
 
-import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.guard.GuardLoop;
 import dev.schedpolicy.engine.guard.GuardSettings;
-import dev.schedpolicy.engine.guard.IdleClassLowering;
-import dev.schedpolicy.engine.guard.IdleGroupLowering;
-import dev.schedpolicy.engine.guard.Lowering;
+import dev.schedpolicy.engine.guard.Lowerings;
 import dev.schedpolicy.engine.guard.SameUserCompetitors;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -43,22 +38,9 @@ final class GuardedRun implements AutoCloseable {
      * processes (then the command runs unguarded, as it would without the option).
      */
     static GuardedRun start(final long pid, final LaunchConfig config, final GuardSettings settings, final PrintWriter err) {
-        List<Lowering> lowerings = new ArrayList<>();
-        List<String> why = new ArrayList<>();
-        try {
-            CgroupSystem cgroups = CgroupSystem.detect();
-            cgroups.cpuRoot();
-            lowerings.add(new IdleGroupLowering(cgroups, config.proc()));
-        } catch (RuntimeException e) {
-            why.add("no cpu cgroup hierarchy (" + e.getMessage() + ")");
-        }
-        if (IdleClassLowering.usableBy(config.kernel())) {
-            lowerings.add(new IdleClassLowering(config.kernel(), config.proc()));
-        } else {
-            why.add("SCHED_IDLE needs root to be put back");
-        }
-        if (lowerings.isEmpty()) {
-            err.println("schedpolicy: guard: nothing here can lower other processes (" + String.join("; ", why)
+        Lowerings lowerings = Lowerings.available(config.kernel(), config.proc());
+        if (lowerings.none()) {
+            err.println("schedpolicy: guard: nothing here can lower other processes (" + String.join("; ", lowerings.missing())
                     + "): the command runs unguarded");
             err.flush();
             return null;
@@ -66,7 +48,7 @@ final class GuardedRun implements AutoCloseable {
         long self = ProcessHandle.current().pid();
         SameUserCompetitors competitors = new SameUserCompetitors(config.proc(), config.kernel().geteuid(),
                 settings.busyShare(), self);
-        return new GuardedRun(new GuardLoop(config.proc(), pid, competitors, lowerings, settings, Set.of(self)).start());
+        return new GuardedRun(new GuardLoop(config.proc(), pid, competitors, lowerings.lowerings(), settings, Set.of(self)).start());
     }
 
     void report(final PrintWriter err) {

@@ -3,6 +3,7 @@ package dev.schedpolicy.engine.agent;
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.container.ContainerCommand;
 import dev.schedpolicy.engine.container.ContainerRefusal;
+import dev.schedpolicy.engine.guard.GuardSettings;
 import dev.schedpolicy.engine.launch.CgroupGroupProvider;
 import dev.schedpolicy.engine.launch.CpuGroupProvider;
 import dev.schedpolicy.engine.launch.Handshake;
@@ -42,6 +43,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class HandshakeRegistry implements AutoCloseable {
     private static final int MAX_FINISHED_BLOCKS = 1000;
+    private static final long GUARD_TICK_MILLIS = 100;
 
     private final LaunchConfig config;
     private final GroupOccupancy occupancy;
@@ -70,11 +72,13 @@ public final class HandshakeRegistry implements AutoCloseable {
     private final Map<Path, CpuGroupProvider> groupsUnder = new ConcurrentHashMap<>();
     private final ContainerBook containers;
     private final LaunchMeasures measures = new LaunchMeasures(dev.schedpolicy.engine.measure.MeasureBook.system());
+    private final GuardedLaunches guards;
 
     public HandshakeRegistry(final LaunchConfig config, final Path procRoot, final Duration reapInterval) {
         this.config = config;
         this.occupancy = new GroupOccupancy(procRoot);
         this.containers = new ContainerBook(config);
+        this.guards = new GuardedLaunches(config, GuardSettings.defaults());
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "schedpolicy-registry");
             t.setDaemon(true);
@@ -82,6 +86,8 @@ public final class HandshakeRegistry implements AutoCloseable {
         });
         timer.scheduleWithFixedDelay(this::reapEmptyGroups, reapInterval.toMillis(), reapInterval.toMillis(),
                 TimeUnit.MILLISECONDS);
+        // a guard ends within a tick of its launch's last process, so what it lowered is back within about 100 ms
+        timer.scheduleWithFixedDelay(guards::tick, GUARD_TICK_MILLIS, GUARD_TICK_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     public LaunchConfig config() {
@@ -212,9 +218,11 @@ public final class HandshakeRegistry implements AutoCloseable {
             launch = p.handshake().release(timeout, pid -> measures.attach(id, pid));
         } catch (LaunchAbortedException e) {
             measures.drop(id);
+            guards.dropped(id);
             throw new AbortedLaunchException(e.getMessage(), e);
         } catch (RuntimeException e) {
             measures.drop(id);
+            guards.dropped(id);
             throw e;
         } finally {
             pending.remove(id, p);
@@ -225,6 +233,7 @@ public final class HandshakeRegistry implements AutoCloseable {
                     .map(u -> OptionalLong.of(u.throttledUsec() * 1000)).orElse(OptionalLong.empty()));
         }
         LaunchRecord record = LaunchRecord.of(id, p.policy(), launch, p.notes());
+        guards.released(id, launch.pid(), p.blockKey());
         if (launch.cgroupPath().isPresent()) {
             live.computeIfAbsent(p.blockKey(), k -> new CopyOnWriteArrayList<>()).add(new Live(id, launch));
         } else {
@@ -244,6 +253,7 @@ public final class HandshakeRegistry implements AutoCloseable {
     /** Tells a parked shim to exit 125 without running its command; no-op for unknown ids. */
     public void abort(final String id, final String reason) {
         measures.drop(id);
+        guards.dropped(id);
         containers.abort(id, reason);
         Pending p = pending.remove(id);
         if (p != null) {
@@ -257,6 +267,7 @@ public final class HandshakeRegistry implements AutoCloseable {
      * what is left inside, like Jenkins' own process-tree killer at the end of a step).
      */
     public UsageRecord finishBlock(final String blockKey) {
+        guards.finishBlock(blockKey);
         for (Map.Entry<String, Pending> e : List.copyOf(pending.entrySet())) {
             if (e.getValue().blockKey().equals(blockKey)) {
                 abort(e.getKey(), "the block ended before the launch was released");
@@ -390,7 +401,34 @@ public final class HandshakeRegistry implements AutoCloseable {
             placed = false;
         }
         measures.open(id, label, owner, placed);
+        guards.name(id, label, owner);
         return "";
+    }
+
+    /**
+     * Guards the prepared launch {@code id} from its release until its processes have all ended (or its block ends): while
+     * it waits for a CPU, the busy processes of this registry's other, unguarded launches are lowered, never anything
+     * else, and put back after (see {@link GuardedLaunches}). The launch itself keeps its policy. {@code label} and
+     * {@code owner} name it as {@link #measure(String, String, String)} does. Returns why not, or "".
+     */
+    public String guard(final String id, final String label, final String owner) {
+        if (containers.isPending(id)) {
+            return "a container launch is not guarded: its processes are the container runtime's children";
+        }
+        if (!pending.containsKey(id)) {
+            return "no parked launch '" + id + "' to guard";
+        }
+        guards.name(id, label, owner);
+        guards.request(id);
+        return "";
+    }
+
+    /**
+     * The guard records of the given launches (those that were guarded), each handed out once: waits up to {@code wait}
+     * for their processes to end, then ends the guards still running, so everything they lowered is back.
+     */
+    public List<GuardRecord> collectGuards(final List<String> ids, final Duration wait) {
+        return guards.collect(ids, wait);
     }
 
     /** The figures of measured launches; see {@link LaunchMeasures#collect}. */
@@ -414,7 +452,8 @@ public final class HandshakeRegistry implements AutoCloseable {
     }
 
     private void endTimerWhenDrained() {
-        if (detached && pending.isEmpty() && live.isEmpty() && containers.pendingCount() == 0 && containers.startedCount() == 0) {
+        if (detached && pending.isEmpty() && live.isEmpty() && containers.pendingCount() == 0 && containers.startedCount() == 0
+                && guards.isEmpty()) {
             measures.close();
             timer.shutdown();
         }
@@ -422,6 +461,7 @@ public final class HandshakeRegistry implements AutoCloseable {
 
     /** Aborts every pending launch and removes every held cgroup; the registry stays usable. */
     public void clear() {
+        guards.close();
         containers.clear();
         for (String id : List.copyOf(pending.keySet())) {
             abort(id, "the agent facade was cleared");

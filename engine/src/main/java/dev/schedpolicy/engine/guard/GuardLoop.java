@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 /**
  * Guards one step, the process tree of {@code rootPid}: every period it reads the tree's run-queue wait (per-task
@@ -22,7 +23,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class GuardLoop implements AutoCloseable {
     private final ProcFs proc;
-    private final long rootPid;
+    private final Supplier<List<Long>> guardedTree;
+    private final String name;
     private final Competitors competitors;
     private final List<Lowering> lowerings;
     private final GuardSettings settings;
@@ -43,6 +45,7 @@ public final class GuardLoop implements AutoCloseable {
     private long runnableNanos;
     private long waitNanos;
     private long waitUnloweredNanos;
+    private long actingNanos;
     private int actions;
     private long firstActionNanos = -1;
     private boolean restoreFailed;
@@ -50,11 +53,27 @@ public final class GuardLoop implements AutoCloseable {
 
     public GuardLoop(final ProcFs proc, final long rootPid, final Competitors competitors, final List<Lowering> lowerings,
             final GuardSettings settings, final Set<Long> alwaysExcluded) {
+        this(proc, () -> {
+            List<Long> tree = new ArrayList<>();
+            tree.add(rootPid);
+            tree.addAll(proc.descendants(rootPid).orElse(List.of()));
+            return tree;
+        }, String.valueOf(rootPid), competitors, lowerings, settings, alwaysExcluded);
+    }
+
+    /**
+     * Guards the processes {@code guardedTree} names at each period (on a Jenkins agent, a launch's processes, which
+     * its shell step re-parents away from the launched PID); {@code name} names the guard's thread.
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    public GuardLoop(final ProcFs proc, final Supplier<List<Long>> guardedTree, final String name, final Competitors competitors,
+            final List<Lowering> lowerings, final GuardSettings settings, final Set<Long> alwaysExcluded) {
         if (lowerings.isEmpty()) {
             throw new IllegalArgumentException("a guard needs at least one way to lower competitors");
         }
         this.proc = proc;
-        this.rootPid = rootPid;
+        this.guardedTree = guardedTree;
+        this.name = name;
         this.competitors = competitors;
         this.lowerings = List.copyOf(lowerings);
         this.settings = settings;
@@ -71,7 +90,7 @@ public final class GuardLoop implements AutoCloseable {
         // who is busy takes two scans; the second comes after one period, so that a step that waits from its first
         // instruction is helped within about 100 ms, not after a whole scan period
         nextScanNanos = System.nanoTime() + settings.period().toNanos();
-        thread = new Thread(this::run, "schedpolicy-guard-" + rootPid);
+        thread = new Thread(this::run, "schedpolicy-guard-" + name);
         thread.setDaemon(true);
         thread.start();
         return this;
@@ -170,6 +189,9 @@ public final class GuardLoop implements AutoCloseable {
     }
 
     private void restoreAll(final long now) {
+        if (!active.isEmpty()) {
+            actingNanos += now - loweredSinceNanos;
+        }
         for (Map.Entry<Long, Lowering.Lowered> e : active.entrySet()) {
             try {
                 e.getValue().restore();
@@ -184,10 +206,7 @@ public final class GuardLoop implements AutoCloseable {
     }
 
     private List<Long> treeNow() {
-        List<Long> tree = new ArrayList<>();
-        tree.add(rootPid);
-        tree.addAll(proc.descendants(rootPid).orElse(List.of()));
-        return tree;
+        return guardedTree.get();
     }
 
     private List<Long> tasks(final List<Long> tree) {
@@ -255,7 +274,7 @@ public final class GuardLoop implements AutoCloseable {
                     TimeUnit.NANOSECONDS.toMillis(tally.nanos), tally.times)));
             report = new GuardReport(TimeUnit.NANOSECONDS.toMillis(now - startNanos),
                     TimeUnit.NANOSECONDS.toMillis(runnableNanos), TimeUnit.NANOSECONDS.toMillis(waitNanos),
-                    TimeUnit.NANOSECONDS.toMillis(waitUnloweredNanos), actions,
+                    TimeUnit.NANOSECONDS.toMillis(waitUnloweredNanos), TimeUnit.NANOSECONDS.toMillis(actingNanos), actions,
                     firstActionNanos < 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(firstActionNanos), lowered, notes,
                     !restoreFailed);
         }

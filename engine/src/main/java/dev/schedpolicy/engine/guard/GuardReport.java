@@ -1,5 +1,6 @@
 package dev.schedpolicy.engine.guard;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -12,6 +13,7 @@ import java.util.Locale;
  * @param waitMillis        of that, waiting for a CPU
  * @param waitUnloweredMillis the part of the wait while nothing was lowered (before the guard acted, or after it put
  *                          things back)
+ * @param actingMillis      how long anything was lowered, in all
  * @param actions           how many times it started lowering (a crossing while nothing was lowered)
  * @param firstActionMillis from the start of the first period over the threshold to the first lowering; -1 if none
  * @param lowered           per competitor, how long and how often
@@ -19,14 +21,15 @@ import java.util.Locale;
  * @param restored          whether everything it lowered was put back
  */
 public record GuardReport(long guardedMillis, long runnableMillis, long waitMillis, long waitUnloweredMillis,
-        int actions, long firstActionMillis, List<LoweredTime> lowered, List<String> notes, boolean restored) {
+        long actingMillis, int actions, long firstActionMillis, List<LoweredTime> lowered, List<String> notes, boolean restored)
+        implements Serializable {
     public GuardReport {
         lowered = List.copyOf(lowered);
         notes = List.copyOf(notes);
     }
 
     /** One competitor: how it was lowered, for how long in all, how many times. */
-    public record LoweredTime(Competitor competitor, String means, long millis, int times) {
+    public record LoweredTime(Competitor competitor, String means, long millis, int times) implements Serializable {
     }
 
     /** Short lines for a console or stderr: the wait, whom it lowered, and whether all is back. */

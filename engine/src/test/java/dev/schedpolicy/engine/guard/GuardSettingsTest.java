@@ -27,7 +27,7 @@ class GuardSettingsTest {
 
     @Test
     void shouldDescribeWhatItDidInShortLines() {
-        GuardReport r = new GuardReport(10_000, 8_000, 800, 300, 2, 42,
+        GuardReport r = new GuardReport(10_000, 8_000, 800, 300, 7_000, 2, 42,
                 List.of(new GuardReport.LoweredTime(new Competitor(12, "cc1plus"), "moved into the cpu.idle group /g", 7_000, 2)),
                 List.of(), true);
         assertThat(r.describe()).containsExactly(

@@ -1,0 +1,159 @@
+package dev.schedpolicy.engine.agent;
+
+import dev.schedpolicy.engine.buildpage.LaunchMarks;
+import dev.schedpolicy.engine.proc.ProcFs;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The processes of each launch this registry released, so a guard lowers only what the agent launched. A launch's
+ * processes are its released PID and that PID's descendants, and, because Jenkins' shell steps run their script in
+ * the background of a shell that exits at once (its processes are then re-parented away from the launch), every
+ * process whose environment carries the launch's {@link LaunchMarks#MARKER} and their descendants. Each process's
+ * environment is read once (the marker scan reads only processes it has not seen), at most every
+ * {@link #MARK_SCAN_NANOS}.
+ */
+final class LaunchTrees {
+    static final long MARK_SCAN_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    private static final byte[] MARK = (LaunchMarks.MARKER + "=").getBytes(StandardCharsets.US_ASCII);
+
+    private final ProcFs proc;
+    private final Map<String, Long> roots = new LinkedHashMap<>();
+    /** PID to the launch id its environment names ("" for none, or unreadable), for PIDs alive at the last scan. */
+    private Map<Long, String> marks = new HashMap<>();
+    private long lastMarkScan;
+
+    LaunchTrees(final ProcFs proc) {
+        this.proc = proc;
+    }
+
+    synchronized void add(final String id, final long pid) {
+        roots.put(id, pid);
+    }
+
+    synchronized boolean contains(final String id) {
+        return roots.containsKey(id);
+    }
+
+    /** The live processes of launch {@code id}; empty once they have all ended (or for an unknown id). */
+    synchronized List<Long> processes(final String id) {
+        Long root = roots.get(id);
+        if (root == null) {
+            return List.of();
+        }
+        scanMarksIfDue();
+        Set<Long> out = new LinkedHashSet<>();
+        addTree(root, out);
+        marks.forEach((pid, mark) -> {
+            if (mark.equals(id)) {
+                addTree(pid, out);
+            }
+        });
+        return List.copyOf(out);
+    }
+
+    /** Every live process of every launch but {@code excluded}, with the launch it belongs to. */
+    synchronized Map<Long, String> processesOfAllBut(final Set<String> excluded) {
+        Map<Long, String> out = new LinkedHashMap<>();
+        for (String id : new ArrayList<>(roots.keySet())) {
+            if (!excluded.contains(id)) {
+                for (long pid : processes(id)) {
+                    out.putIfAbsent(pid, id);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Forgets launches none of whose processes lives any more. */
+    synchronized void prune() {
+        roots.keySet().removeIf(id -> processes(id).isEmpty());
+    }
+
+    synchronized int size() {
+        return roots.size();
+    }
+
+    private void addTree(final long pid, final Set<Long> out) {
+        if (proc.stat(pid).isEmpty()) {
+            return;
+        }
+        out.add(pid);
+        out.addAll(proc.descendants(pid).orElse(List.of()));
+    }
+
+    private void scanMarksIfDue() {
+        long now = System.nanoTime();
+        if (lastMarkScan != 0 && now - lastMarkScan < MARK_SCAN_NANOS) {
+            return;
+        }
+        lastMarkScan = now;
+        Map<Long, String> next = new HashMap<>();
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(proc.root(), p -> isPid(p.getFileName().toString()))) {
+            for (Path dir : dirs) {
+                long pid = Long.parseLong(dir.getFileName().toString());
+                String known = marks.get(pid);
+                next.put(pid, known != null ? known : markOf(dir));
+            }
+        } catch (IOException e) {
+            return; // keeps the last scan: a launch is not forgotten because /proc could not be listed once
+        }
+        marks = next;
+    }
+
+    /** The launch id in the process's environment; "" when it has none or cannot be read (another user's process). */
+    private static String markOf(final Path dir) {
+        byte[] env;
+        try {
+            env = Files.readAllBytes(dir.resolve("environ"));
+        } catch (IOException e) {
+            return "";
+        }
+        int start = 0;
+        for (int i = 0; i <= env.length; i++) {
+            if (i == env.length || env[i] == 0) {
+                if (startsWith(env, start, i)) {
+                    return new String(env, start + MARK.length, i - start - MARK.length, StandardCharsets.US_ASCII);
+                }
+                start = i + 1;
+            }
+        }
+        return "";
+    }
+
+    private static boolean startsWith(final byte[] env, final int from, final int to) {
+        if (to - from < MARK.length) {
+            return false;
+        }
+        for (int k = 0; k < MARK.length; k++) {
+            if (env[from + k] != MARK[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isPid(final String name) {
+        if (name.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            if (name.charAt(i) < '0' || name.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+}

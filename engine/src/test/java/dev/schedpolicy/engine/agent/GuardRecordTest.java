@@ -1,0 +1,37 @@
+package dev.schedpolicy.engine.agent;
+
+import dev.schedpolicy.engine.guard.Competitor;
+import dev.schedpolicy.engine.guard.GuardReport;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class GuardRecordTest {
+    private static GuardReport.LoweredTime lowered(final long pid, final int times) {
+        return new GuardReport.LoweredTime(new Competitor(pid, "cc1plus"), "moved into the cpu.idle group /g", 4_000, times);
+    }
+
+    @Test
+    void shouldNameALoweredLaunchOnlyWhenItBelongsToTheSameJob() {
+        GuardReport report = new GuardReport(20_000, 18_000, 900, 300, 17_000, 1, 40,
+                List.of(lowered(11, 1), lowered(12, 1), lowered(21, 2)), List.of(), true);
+        GuardRecord record = new GuardRecord("t", report, Map.of(11L, "a", 12L, "a", 21L, "b"),
+                Map.of("a", "folder/tests", "b", "secret-compile"), Map.of("a", "folder/tests #4", "b", "secret-compile #9"));
+
+        assertThat(GuardRecord.summary(List.of(record), "folder/tests")).isEqualTo("guard: waited 0.9 s for a CPU in 18.0 s"
+                + " runnable (0.3 s of it before it acted); acted 1 time for 17.0 s; lowered 2 launches, 3 times in all:"
+                + " folder/tests #4, another launch on this agent; all put back");
+        assertThat(GuardRecord.summary(List.of(record), "other")).doesNotContain("secret").doesNotContain("folder/tests")
+                .contains("lowered 2 launches, 3 times in all: 2 other launches on this agent");
+    }
+
+    @Test
+    void shouldSayWhenTheStepNeverWaitedEnoughToAct() {
+        GuardReport report = new GuardReport(5_000, 4_000, 20, 20, 0, 0, -1, List.of(), List.of(), true);
+        assertThat(GuardRecord.summary(List.of(new GuardRecord("t", report, Map.of(), Map.of(), Map.of())), "j"))
+                .isEqualTo("guard: waited 0.0 s for a CPU in 4.0 s runnable; never over the threshold, nothing lowered");
+    }
+}

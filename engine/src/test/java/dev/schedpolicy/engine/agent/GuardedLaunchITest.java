@@ -1,0 +1,170 @@
+package dev.schedpolicy.engine.agent;
+
+import dev.schedpolicy.engine.buildpage.LaunchMarks;
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.launch.LaunchConfig;
+import dev.schedpolicy.engine.policy.Policy;
+import dev.schedpolicy.engine.proc.ProcFs;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+/**
+ * A guarded launch on a real kernel, made as the plugin makes it (prepare, someone else starts, release): while it waits
+ * beside two busy launches of the same registry, those are lowered, and only those; a busy process the registry did
+ * not launch stays as it was; all is back once the guarded launch ends, and its record says what the guard did.
+ */
+@EnabledOnOs(OS.LINUX)
+@Tag("kernel")
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class GuardedLaunchITest {
+    private static final String BUSY = "while :; do :; done";
+
+    @TempDir
+    Path state;
+
+    private final ProcFs proc = ProcFs.system();
+    private final List<Process> started = new ArrayList<>();
+    private final List<Long> orphans = new ArrayList<>();
+    private HandshakeRegistry registry;
+
+    @BeforeEach
+    void setUp() {
+        registry = new HandshakeRegistry(LaunchConfig.defaults().withStateDir(state), Path.of("/proc"), Duration.ofHours(1));
+    }
+
+    @AfterEach
+    void tearDown() throws InterruptedException {
+        registry.close();
+        orphans.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+        for (Process p : started) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            p.waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private static CgroupSystem cgroupsOrSkip() {
+        CgroupSystem cgroups;
+        try {
+            cgroups = CgroupSystem.detect();
+            cgroups.cpuRoot();
+        } catch (RuntimeException e) {
+            assumeThat(false).as("needs a cpu cgroup hierarchy: " + e.getMessage()).isTrue();
+            throw e;
+        }
+        assumeThat(Files.isWritable(cgroups.cpuRoot().resolve("cgroup.procs")))
+                .as("needs root on a writable cpu cgroup hierarchy (the development machine and CI have one)").isTrue();
+        return cgroups;
+    }
+
+    /** A launch through the registry, as Jenkins makes one: the command carries the launch's marker in its environment. */
+    private Process launch(final PreparedLaunch prepared, final String script) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(prepared.prefix(List.of("taskset", "-c", "0", "/bin/sh", "-c", script)))
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put(LaunchMarks.MARKER, prepared.id());
+        Process p = pb.start();
+        started.add(p);
+        registry.release(prepared.id(), Duration.ofSeconds(10));
+        return p;
+    }
+
+    private PreparedLaunch prepare(final String block) {
+        return registry.prepare(Policy.parse("normal"), AgentLimits.DEFAULT, block, Duration.ofSeconds(30));
+    }
+
+    private static void await(final BooleanSupplier condition, final long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+    }
+
+    /** The busy child a shell step leaves behind: its launch's shell exits at once, the loop is re-parented away. */
+    private long orphanOf(final Process shell) throws InterruptedException {
+        assertThat(shell.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        long[] found = new long[1];
+        await(() -> {
+            found[0] = ProcessHandle.allProcesses().filter(h -> h.info().arguments().map(a -> String.join(" ", a)
+                    .contains("orphan-loop")).orElse(false)).mapToLong(ProcessHandle::pid).findFirst().orElse(0);
+            return found[0] != 0;
+        }, 5_000);
+        assertThat(found[0]).as("the background loop runs").isPositive();
+        orphans.add(found[0]);
+        return found[0];
+    }
+
+    private String classAndNice(final long pid) {
+        var s = proc.stat(pid).orElseThrow();
+        return s.policy() + " " + s.nice();
+    }
+
+    @Test
+    void shouldLowerOnlyTheRegistrysOtherLaunchesWhileAGuardedLaunchWaitsAndPutThemBackWhenItEnds() throws Exception {
+        CgroupSystem cgroups = cgroupsOrSkip();
+        Process compile = launch(prepare("compile-block"), BUSY);
+        // as a Jenkins shell step does: the launched shell exits, its loop runs on with the launch's marker only
+        long background = orphanOf(launch(prepare("compile-block"), "(exec /bin/sh -c ': orphan-loop; " + BUSY + "') &"));
+        Process outsider = new ProcessBuilder("taskset", "-c", "0", "/bin/sh", "-c", BUSY)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        started.add(outsider);
+        String homeCompile = cgroups.cpuCgroupOf(compile.pid());
+        String homeBackground = cgroups.cpuCgroupOf(background);
+        String homeOutsider = cgroups.cpuCgroupOf(outsider.pid());
+        String outsiderClass = classAndNice(outsider.pid());
+        Thread.sleep(300);
+
+        PreparedLaunch tests = prepare("tests-block");
+        assertThat(registry.guard(tests.id(), "tests #7", "tests")).isEmpty();
+        // busy for 3 s of wall time on the CPU the others share
+        Process guarded = launch(tests, "timeout 3 /bin/sh -c '" + BUSY + "'");
+        String homeGuarded = cgroups.cpuCgroupOf(guarded.pid());
+
+        await(() -> !cgroups.cpuCgroupOf(compile.pid()).equals(homeCompile)
+                && !cgroups.cpuCgroupOf(background).equals(homeBackground), 5_000);
+        assertThat(cgroups.cpuCgroupOf(compile.pid())).as("the registry's launch is lowered").startsWith("/schedpolicy-");
+        assertThat(cgroups.cpuCgroupOf(background)).as("so is the re-parented loop of another launch")
+                .isEqualTo(cgroups.cpuCgroupOf(compile.pid()));
+        assertThat(cgroups.cpuCgroupOf(outsider.pid())).as("a process the registry did not launch is not touched")
+                .isEqualTo(homeOutsider);
+        assertThat(classAndNice(outsider.pid())).isEqualTo(outsiderClass);
+        assertThat(cgroups.cpuCgroupOf(guarded.pid())).as("the guarded launch keeps its place").isEqualTo(homeGuarded);
+
+        assertThat(guarded.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        // the guard ends with the launch's last process: everything back within about a tick, not at the block's end
+        await(() -> cgroups.cpuCgroupOf(compile.pid()).equals(homeCompile)
+                && cgroups.cpuCgroupOf(background).equals(homeBackground), 1_000);
+        assertThat(cgroups.cpuCgroupOf(compile.pid())).as("put back").isEqualTo(homeCompile);
+        assertThat(cgroups.cpuCgroupOf(background)).as("put back").isEqualTo(homeBackground);
+        assertThat(cgroups.cpuCgroupOf(outsider.pid())).isEqualTo(homeOutsider);
+
+        List<GuardRecord> records = registry.collectGuards(List.of(tests.id()), Duration.ofSeconds(5));
+        assertThat(records).hasSize(1);
+        GuardRecord record = records.get(0);
+        assertThat(record.report().restored()).isTrue();
+        assertThat(record.report().actions()).isPositive();
+        assertThat(record.report().lowered()).extracting(l -> l.competitor().pid())
+                .containsExactlyInAnyOrder(compile.pid(), background);
+        assertThat(record.launchOf(compile.pid())).isNotEmpty().isNotEqualTo(tests.id());
+        assertThat(GuardRecord.summary(records, "tests")).startsWith("guard: waited ")
+                .contains("lowered 2 launches, ").contains(" in all: 2 other launches on this agent").endsWith("all put back");
+        assertThat(registry.collectGuards(List.of(tests.id()), Duration.ZERO)).as("handed out once").isEmpty();
+    }
+}
