@@ -167,7 +167,30 @@ G
   check "agent { docker } under the agent default idle: one line says cpu-idle was applied instead and why" \
     test "$(grep -c 'applied its cgroup equivalent instead, cpu-idle' "$CONSOLE")" = 1
   note "$(grep -m1 'applied its cgroup equivalent' "$CONSOLE" | cut -c1-200)"
+  idle_parent_down
+  # no usable idle parent (none made on the machine, or, as here, a cgroup parent that is not idle): a global default
+  # of 'idle' runs container builds at the lowest weight, said once
+  PLAIN_PARENT=$CPU_ROOT/schedpolicy-live-plain
+  mkdir -p "$PLAIN_PARENT" && CLEANUPS+=("rmdir $PLAIN_PARENT")
+  set_global cgroupParent "$PLAIN_PARENT"
+  set_global defaultPolicy idle
+  # the container sees its own group at the top of its cgroup mount: cpu.shares 2 on v1, cpu.weight 1 on v2
+  pipeline_job p-agent-docker-lowest <<G
+pipeline {
+  agent { docker { image '$IMAGE' } }
+  stages { stage('build') { steps { sh 'echo "KERNEL lowest v2weight=\$(cat /sys/fs/cgroup/cpu.weight 2>/dev/null) v1shares=\$(cat /sys/fs/cgroup/cpu/cpu.shares 2>/dev/null)"' } } }
+}
+G
+  run_build p-agent-docker-lowest 180
+  set_global defaultPolicy ''
+  set_global cgroupParent ''
+  weight="$(kernel_field lowest v2weight):$(kernel_field lowest v1shares)"
+  check "agent { docker } under the agent default idle, a cgroup parent that is not idle: SUCCESS at the lowest weight (v2 weight:v1 shares $weight)" \
+    bash -c "test '$RESULT' = SUCCESS && { [ '$weight' = 1: ] || [ '$weight' = :2 ]; }"
+  check "agent { docker } without an idle parent: one console line says the lowest weight stands in and points to setup" \
+    test "$(grep -c "applied the lowest cpu weight (1), not cpu-idle, which needs 'sudo schedpolicy setup'" "$CONSOLE")" = 1
+  note "$(grep -m1 'applied the lowest cpu weight' "$CONSOLE" | cut -c1-200)"
+  wait_for 10 rmdir "$PLAIN_PARENT" 2>/dev/null || note "$PLAIN_PARENT still has a group under it"
   left=$(comm -13 <(echo "$containers_before") <(docker ps -aq | sort) | tr '\n' ' ')
   check "containers: none of the builds' containers is left${left:+ (left: $left)}" test -z "$left"
-  idle_parent_down
 fi

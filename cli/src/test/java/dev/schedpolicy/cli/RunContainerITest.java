@@ -113,14 +113,22 @@ class RunContainerITest {
         assertThat(cgroups.limitsOf(cgroups.cpuDirOf(group)).weight()).hasValue(1);
     }
 
+    /** Without an idle parent, class idle runs the container at the lowest weight, in one line (exit 125 before). */
     @Test
-    void shouldRefuseClassIdleWithoutAnIdleParentWithExit125BeforeAnyContainerExists() throws Exception {
+    void shouldRunClassIdleAtTheLowestWeightWithoutAnIdleParent() throws Exception {
         Path plain = docker.parent("schedpolicy-test-plain", false);
-        Ran r = schedpolicy(args(List.of("run", "--container", "--policy", "idle", "--cgroup-parent", plain.toString()), detachedBusybox()));
-        assertThat(r.status()).isEqualTo(125);
-        assertThat(r.err()).contains("schedpolicy: policy not applied:").contains("cpu-idle cannot be applied")
-                .contains("an administrator sets cpu.idle 1");
-        assertThat(docker.ok("docker", "ps", "-aq", "--filter", "label=" + TestDocker.LABEL)).isEmpty();
+        Ran r = schedpolicy(args(List.of("run", "--container", "--policy", "idle", "--cgroup-parent", plain.toString(), "--verify"),
+                detachedBusybox()));
+        assertThat(r.status()).as(r.err()).isZero();
+        String group = cpuGroupOf(docker.pidOf(r.out()));
+        assertThat(group).isEqualTo(cgroups.cpuPathOf(plain) + "/" + r.out());
+        assertThat(cgroups.limitsOf(cgroups.cpuDirOf(group)).weight()).as("read back from the kernel").hasValue(1);
+        assertThat(r.err().lines().filter(l -> l.contains("applied the lowest cpu weight (1), not cpu-idle"))).hasSize(1);
+        if (cgroups.cpuHierarchy().orElseThrow().version().name().equals("V1")) {
+            assertThat(java.nio.file.Files.readString(cgroups.cpuDirOf(group).resolve("cpu.shares")).trim()).as("the lowest v1 has")
+                    .isEqualTo("2");
+        }
+        assertThat(r.err()).doesNotContain("NOT as asked");
     }
 
     @Test

@@ -23,10 +23,18 @@ import java.util.Optional;
  * a group under it would have to live as long as the daemon keeps the container. A {@code --cidfile} in our state
  * directory tells us which container the launch made. Per-task parts cannot reach the container: their cgroup
  * equivalents stand in for them where one can be applied (an agent default of 'idle' must not fail container
- * builds); where none can, on-unsupported=fail refuses the launch saying what the administrator must do, and warn
- * reports it.
+ * builds: without an idle parent, class idle runs at the lowest weight); where none can (an I/O class),
+ * on-unsupported=fail refuses the launch saying what the administrator must do, and warn reports it.
  */
 public final class ContainerPlacement {
+    /**
+     * The stand-in for class idle where no idle parent exists: the lowest weight each layout has, cpu.shares 2 on v1 (the
+     * runtimes turn it into cpu.weight 1 on v2), which weighs the container against one at the default about as
+     * SCHED_IDLE weighs a task against a normal one (3 of 1024). Weight 1 as a policy is 1% (shares 10 on v1).
+     */
+    static final int LOWEST_WEIGHT = 1;
+    static final long LOWEST_SHARES = 2;
+
     private final CgroupSystem system;
     private final CgroupDrivers drivers;
 
@@ -79,7 +87,8 @@ public final class ContainerPlacement {
         if (placed.cpuIdle() || configuredParent.isPresent()) {
             parent(command, placed, configuredParent, env, out);
         }
-        placed.cpuWeight().ifPresent(w -> out.set("--cpu-shares", Long.toString(CpuLimits.sharesForWeight(w)), "weight " + w));
+        placed.cpuWeight().ifPresent(w -> out.set("--cpu-shares", Long.toString(out.lowest ? LOWEST_SHARES : CpuLimits.sharesForWeight(w)),
+                "weight " + w));
         policy.cpuQuotaPercent().ifPresent(q -> out.set("--cpus", cpusForQuota(q), "quota " + q + "%"));
         policy.cpus().ifPresent(c -> out.set("--cpuset-cpus", c.toString(), "cpus " + c));
         Optional<String> ownCid = command.option("--cidfile");
@@ -93,28 +102,34 @@ public final class ContainerPlacement {
     /**
      * The policy with its per-task parts replaced by their cgroup stand-ins (see {@link PerTaskParts#equivalent}), so an
      * agent default of 'idle' runs a container build low instead of failing it; one line says what stands in and why.
-     * Where nothing can stand in (class idle without a usable idle parent, an I/O class), that part is unsupported:
-     * refused under fail, with what the administrator must do.
+     * Class idle stands in as cpu-idle under an idle parent, else as the lowest weight. Where nothing can stand in (an
+     * I/O class), that part is unsupported: refused under fail, with what the administrator must do.
      */
     private Policy standIns(final ContainerCommand command, final Policy policy, final Optional<Path> configured, final Outcome out) {
         PerTaskParts.Equivalent eq = PerTaskParts.equivalent(policy);
         String why = "'" + policy.toCompact() + "' acts per task and cannot reach the processes of a container, which the "
                 + command.runtime().program() + " daemon starts";
         boolean cpuIdle = eq.cpuIdle();
+        java.util.OptionalInt weight = eq.weight();
         if (cpuIdle) {
             Optional<String> problem = idleParentProblem(configured);
             if (problem.isPresent()) {
+                // "builds here run low" must not become "container builds here fail" on a machine nobody ran setup on:
+                // the lowest weight weighs the container against the machine about as SCHED_IDLE weighs a task
                 cpuIdle = false;
-                out.unsupported(why + ", and its cgroup equivalent cpu-idle cannot be applied: " + problem.get(), "class idle");
+                weight = java.util.OptionalInt.of(LOWEST_WEIGHT);
+                out.lowest = true;
+                out.warnings.add("for '" + policy.toCompact() + "', applied the lowest cpu weight (" + LOWEST_WEIGHT + "), not"
+                        + " cpu-idle, which needs 'sudo schedpolicy setup': " + why + ", and " + problem.get());
             }
         }
-        PerTaskParts.Equivalent applied = new PerTaskParts.Equivalent(cpuIdle, eq.weight(), eq.without(), eq.unmatched());
+        PerTaskParts.Equivalent applied = new PerTaskParts.Equivalent(cpuIdle, weight, eq.without(), eq.unmatched());
         if (!eq.without().isEmpty()) {
             out.unsupported(why + ", and " + String.join(", ", eq.without()) + " has no cgroup equivalent that is applied: set the"
                     + " policy without it for container builds (docker's --blkio-weight is the container's I/O weight under bfq)",
                     String.join(", ", eq.without()));
         }
-        if (applied.any()) {
+        if (applied.any() && (cpuIdle || eq.weight().isPresent())) {
             // what was applied comes first: a terminal shows a warning cut at its first ': ' (WarningBrief)
             out.warnings.add("for '" + policy.toCompact() + "', applied its cgroup equivalent instead, " + applied.describe(policy)
                     + ": " + why);
@@ -208,6 +223,8 @@ public final class ContainerPlacement {
         private final List<String> warnings = new ArrayList<>();
         private final List<String> notApplied = new ArrayList<>();
         private Optional<String> parent = Optional.empty();
+        /** Whether the weight is the lowest stand-in for class idle. */
+        private boolean lowest;
 
         Outcome(final Policy policy, final ContainerCommand command) {
             this.policy = policy;

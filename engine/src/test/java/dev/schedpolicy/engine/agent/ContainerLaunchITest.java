@@ -180,15 +180,19 @@ class ContainerLaunchITest {
         assertThat(registry.pendingCount()).isZero();
     }
 
+    /** Without an idle parent, class idle runs its container at the lowest weight (it was refused before). */
     @Test
-    void shouldRefuseClassIdleWithoutAnIdleParentUnderFailBeforeAnyContainerExists() throws Exception {
+    void shouldRunClassIdleAtTheLowestWeightWithoutAnIdleParent() throws Exception {
         Path plain = docker.parent("schedpolicy-test-plain", false);
-        assertThatThrownBy(() -> registry.prepare(Policy.parse("idle"), AgentLimits.DEFAULT, "b", TIMEOUT,
-                Optional.of(plain), insideRun(), docker.env()))
-                .isInstanceOf(ContainerRefusal.class).hasMessageContaining("its cgroup equivalent cpu-idle cannot be applied")
-                .hasMessageContaining("an administrator sets cpu.idle 1 on the node's cgroup parent");
-        assertThat(docker.ok("docker", "ps", "-aq", "--filter", "label=" + TestDocker.LABEL)).isEmpty();
-        assertThat(stateEntries()).as("the refused launch's cid directory is gone").isEmpty();
+        Started run = launch("idle", "b", Optional.of(plain), insideRun(), true);
+        String group = cpuLine(docker.pidOf(run.stdout()));
+        assertThat(group).isEqualTo(cgroups.cpuPathOf(plain) + "/" + run.stdout());
+        assertThat(cgroups.limitsOf(cgroups.cpuDirOf(group)).weight()).as("read back from the kernel").hasValue(1);
+        if (cgroups.cpuHierarchy().orElseThrow().version().name().equals("V1")) {
+            assertThat(Files.readString(cgroups.cpuDirOf(group).resolve("cpu.shares")).trim()).as("the lowest v1 has").isEqualTo("2");
+        }
+        assertThat(run.record().warnings()).singleElement().asString().contains("applied the lowest cpu weight (1), not cpu-idle");
+        assertThat(run.record().verified()).as(run.record().describe()).isTrue();
     }
 
     /** Issue 24 item 2: an agent default of 'idle' runs docker-workflow's inside under the idle parent, and its body's execs. */

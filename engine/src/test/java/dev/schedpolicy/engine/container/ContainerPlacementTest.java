@@ -89,18 +89,36 @@ class ContainerPlacementTest {
                 .isEqualTo("for 'idle', applied its cgroup equivalent instead, cpu-idle (the container's group under an idle parent)");
     }
 
+    /**
+     * A global default of 'idle' on a machine where nobody ran setup: container builds run at the lowest weight with one
+     * line saying so and pointing to setup for cpu-idle, instead of failing (they failed before, under fail and warn).
+     */
     @Test
-    void shouldRefuseClassIdleWithoutAnIdleParentSayingWhatTheAdministratorMustDo() throws IOException {
-        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "idle", Optional.empty(), INSIDE)).isInstanceOf(ContainerRefusal.class)
-                .hasMessageContaining("its cgroup equivalent cpu-idle cannot be applied")
-                .hasMessageContaining("an administrator makes the machine-wide idle parent once with 'sudo schedpolicy setup'");
+    void shouldStandInTheLowestWeightForClassIdleWithoutAnIdleParent() throws IOException {
+        String shares = "--cpu-shares=2";
+        ContainerPlacement.Plan p = plan(CgroupDriver.CGROUPFS, "idle", Optional.empty(), INSIDE);
+        assertThat(p.inserted()).containsExactly(shares, "--cidfile=" + cid);
+        assertThat(p.policy().cpuWeight()).as("what the read-back verifies").hasValue(1);
+        assertThat(p.policy().cpuIdle()).isFalse();
+        assertThat(p.notApplied()).isEmpty();
+        assertThat(p.warnings()).singleElement().asString()
+                .contains("'idle' acts per task and cannot reach the processes of a container, which the docker daemon starts")
+                .contains("an administrator makes the machine-wide idle parent once with 'sudo schedpolicy setup'");
+        assertThat(WarningBrief.of(p.warnings().get(0))).as("the one line a console shows").isEqualTo("for 'idle', applied the"
+                + " lowest cpu weight (1), not cpu-idle, which needs 'sudo schedpolicy setup'");
         Path plain = host.group("/plain", "max 100000", 100, false);
-        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "idle", Optional.of(plain), INSIDE))
-                .hasMessageContaining("an administrator sets cpu.idle 1 on the node's cgroup parent");
-        ContainerPlacement.Plan warned = plan(CgroupDriver.CGROUPFS, "idle+warn", Optional.of(plain), INSIDE);
-        assertThat(warned.inserted()).containsExactly("--cgroup-parent=/plain", "--cidfile=" + cid);
-        assertThat(warned.warnings()).singleElement().asString().contains("cpu-idle cannot be applied")
-                .endsWith("the container runs without them");
+        ContainerPlacement.Plan underNode = plan(CgroupDriver.CGROUPFS, "idle+nice19", Optional.of(plain), INSIDE);
+        assertThat(underNode.inserted()).containsExactly("--cgroup-parent=/plain", shares, "--cidfile=" + cid);
+        assertThat(underNode.warnings()).singleElement().asString()
+                .contains("an administrator sets cpu.idle 1 on the node's cgroup parent");
+    }
+
+    @Test
+    void shouldStillRefuseWhatNothingStandsInForAndAnExplicitCpuIdleWithoutAnIdleParent() {
+        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "idle+io-idle", Optional.empty(), INSIDE)).isInstanceOf(ContainerRefusal.class)
+                .hasMessageContaining("io idle has no cgroup equivalent that is applied");
+        assertThatThrownBy(() -> plan(CgroupDriver.CGROUPFS, "idle+cpu-idle", Optional.empty(), INSIDE)).isInstanceOf(ContainerRefusal.class)
+                .hasMessageContaining("cpu-idle for a container needs").hasMessageContaining("sudo schedpolicy setup");
     }
 
     @Test
