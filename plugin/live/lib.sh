@@ -190,3 +190,14 @@ idle_parent_down() {
   # still there (a group left under it): the CLEANUPS entry tries again at exit
   [ -d "$IDLE_PARENT" ] || IDLE_PARENT_MADE=
 }
+
+# docker_missing: why the container checks cannot run here, or nothing: they need docker-workflow among the plugins
+# given, a Docker daemon that answers (DOCKER_HOST) and a local image (SCHEDPOLICY_TEST_IMAGE, e.g. the busybox one
+# .ci/run imports)
+docker_missing() {
+  grep -q '"active":true,"shortName":"docker-workflow"' <<<"$(jcurl "$J/pluginManager/api/json?depth=1&tree=plugins\[shortName,active\]")" \
+    || { echo "docker-workflow is not among the plugins given ($PLUGINS)"; return; }
+  docker info >/dev/null 2>&1 || { echo "no Docker daemon answers (DOCKER_HOST=${DOCKER_HOST:-unset})"; return; }
+  { [ -n "${SCHEDPOLICY_TEST_IMAGE:-}" ] && docker image inspect "$SCHEDPOLICY_TEST_IMAGE" >/dev/null 2>&1; } \
+    || echo "no local image to run (SCHEDPOLICY_TEST_IMAGE=${SCHEDPOLICY_TEST_IMAGE:-unset})"
+}

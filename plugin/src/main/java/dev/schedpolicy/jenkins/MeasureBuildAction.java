@@ -90,6 +90,12 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
         return getResult().getMissing();
     }
 
+    /** Launches the agents would not measure, a line per reason ("3 launches in containers not measured: ..."). */
+    @Exported
+    public List<String> getNotMeasured() {
+        return getResult().getNotMeasured();
+    }
+
     /** One launch for the page and api/json. */
     @ExportedBean(defaultVisibility = 2)
     public static final class Row {

@@ -3,11 +3,14 @@ package dev.schedpolicy.jenkins;
 import dev.schedpolicy.engine.agent.LaunchTable;
 import dev.schedpolicy.engine.agent.MeasureRecord;
 import dev.schedpolicy.engine.buildpage.LaunchName;
+import dev.schedpolicy.engine.buildpage.UnmeasuredLaunches;
 import dev.schedpolicy.engine.fleet.WaitShares;
 import java.io.Serial;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** A build's measured launches, as its agents reported them; persisted by {@link MeasureBuildAction}. */
@@ -76,6 +79,8 @@ public final class MeasureResult implements Serializable {
     private String rows;
     /** Launches the agent could not report (offline, no answer, evicted), in words. */
     private ArrayList<String> missing = new ArrayList<>();
+    /** Launches the agents would not measure, by reason (e.g. in a container); null in files from before. */
+    private LinkedHashMap<String, Integer> notMeasured = new LinkedHashMap<>();
 
     public MeasureResult() {
     }
@@ -84,6 +89,7 @@ public final class MeasureResult implements Serializable {
     MeasureResult(final MeasureResult before) {
         all.addAll(before.all);
         missing.addAll(before.missing);
+        notMeasured.putAll(before.notMeasured);
     }
 
     void add(final Launch launch) {
@@ -94,6 +100,11 @@ public final class MeasureResult implements Serializable {
         missing.add(why);
     }
 
+    /** Counts more launches not measured, by reason. */
+    void notMeasured(final Map<String, Integer> more) {
+        notMeasured = new LinkedHashMap<>(UnmeasuredLaunches.plus(notMeasured, more));
+    }
+
     /** What XStream writes: the same result with its launches as a table. */
     @Serial
     private Object writeReplace() {
@@ -102,6 +113,7 @@ public final class MeasureResult implements Serializable {
         stored.texts = new ArrayList<>(e.texts());
         stored.rows = e.rows();
         stored.missing.addAll(missing);
+        stored.notMeasured.putAll(notMeasured);
         return stored;
     }
 
@@ -121,6 +133,7 @@ public final class MeasureResult implements Serializable {
         texts = null;
         rows = null;
         missing = missing == null ? new ArrayList<>() : missing;
+        notMeasured = notMeasured == null ? new LinkedHashMap<>() : notMeasured;
         return this;
     }
 
@@ -135,6 +148,11 @@ public final class MeasureResult implements Serializable {
 
     public List<String> getMissing() {
         return List.copyOf(missing);
+    }
+
+    /** One line per reason launches were not measured, e.g. "3 launches in containers not measured: ...". */
+    public List<String> getNotMeasured() {
+        return UnmeasuredLaunches.lines(notMeasured);
     }
 
     /** The build's wait share over all its measured launches (0..1), or empty when none was measured. */

@@ -2,6 +2,7 @@ package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.PreparedLaunch;
 import dev.schedpolicy.engine.buildpage.LaunchName;
+import dev.schedpolicy.engine.buildpage.UnmeasuredLaunches;
 import hudson.model.InvisibleAction;
 import hudson.model.Run;
 import hudson.remoting.VirtualChannel;
@@ -10,7 +11,9 @@ import hudson.util.NamingThreadFactory;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -65,6 +68,8 @@ public class MeasuredLaunches extends InvisibleAction {
     }
 
     private final List<Pending> pending = new ArrayList<>();
+    /** Launches the agent would not measure, by its reason, not yet moved to the build's figures (null in older builds). */
+    private LinkedHashMap<String, Integer> unmeasured;
     /** One collection of this build at a time; the end's waits for one in the background. Made anew after a restart. */
     private transient volatile ReentrantLock collecting;
     private transient boolean queued;
@@ -85,6 +90,20 @@ public class MeasuredLaunches extends InvisibleAction {
 
     private synchronized void add(final Pending p) {
         pending.add(p);
+    }
+
+    /** Counts a launch the agent would not measure, so the page says it (a build whose work ran in containers). */
+    private synchronized void unmeasured(final String reason) {
+        if (unmeasured == null) {
+            unmeasured = new LinkedHashMap<>();
+        }
+        UnmeasuredLaunches.count(unmeasured, reason);
+    }
+
+    private synchronized Map<String, Integer> takeUnmeasured() {
+        Map<String, Integer> all = unmeasured == null ? Map.of() : Map.copyOf(unmeasured);
+        unmeasured = null;
+        return all;
     }
 
     /** Puts launches still running back, and sets when the next collection is due. */
@@ -134,12 +153,14 @@ public class MeasuredLaunches extends InvisibleAction {
         try {
             AgentMeasures.Gathered g = AgentMeasures.gather(take(), atEnd);
             putBack(g.running());
-            boolean collected = !g.launches().isEmpty() || !g.missing().isEmpty();
+            Map<String, Integer> notMeasured = takeUnmeasured();
+            boolean collected = !g.launches().isEmpty() || !g.missing().isEmpty() || !notMeasured.isEmpty();
             if (collected) {
                 MeasureBuildAction before = run.getAction(MeasureBuildAction.class);
                 MeasureResult result = before == null ? new MeasureResult() : new MeasureResult(before.getResult());
                 g.launches().forEach(result::add);
                 g.missing().forEach(result::missing);
+                result.notMeasured(notMeasured);
                 run.replaceAction(new MeasureBuildAction(run, result));
             }
             if (!atEnd && collected) {
@@ -179,6 +200,11 @@ public class MeasuredLaunches extends InvisibleAction {
             String refused = channel.call(new AgentCalls.Measure(id, name.text(), run == null ? "" : run.getParent().getFullName()));
             if (!refused.isEmpty()) {
                 log.println("[schedpolicy] not measured: " + refused);
+                if (run != null) {
+                    // the page says it too: a build whose work all ran in containers must not look measured by the
+                    // few launches outside them
+                    of(run).unmeasured(refused);
+                }
                 return;
             }
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -186,19 +212,24 @@ public class MeasuredLaunches extends InvisibleAction {
             return;
         }
         if (run != null) {
-            MeasuredLaunches a;
-            synchronized (run) {
-                a = run.getAction(MeasuredLaunches.class);
-                if (a == null) {
-                    a = new MeasuredLaunches();
-                    run.addAction(a);
-                }
-            }
+            MeasuredLaunches a = of(run);
             a.add(new Pending(settings.node() == null ? "" : settings.node(), id, name, policy));
             if (a.collectionDue()) {
                 MeasuredLaunches due = a;
                 COLLECTIONS.execute(() -> due.collect(run, false));
             }
+        }
+    }
+
+    /** The build's list of launches to collect, added on its first launch. */
+    private static MeasuredLaunches of(final Run<?, ?> run) {
+        synchronized (run) {
+            MeasuredLaunches a = run.getAction(MeasuredLaunches.class);
+            if (a == null) {
+                a = new MeasuredLaunches();
+                run.addAction(a);
+            }
+            return a;
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.schedpolicy.engine.agent;
 
+import dev.schedpolicy.engine.buildpage.UnmeasuredLaunches;
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.container.ContainerCommand;
 import dev.schedpolicy.engine.container.ContainerRefusal;
@@ -388,7 +389,7 @@ public final class HandshakeRegistry implements AutoCloseable {
     /** As {@link #measure(String, String)}, for a launch of {@code owner} (whose neighbours' figures carry it, "" for none). */
     public String measure(final String id, final String label, final String owner) {
         if (containers.isPending(id)) {
-            return "a container launch is not measured: its processes are the container runtime's children";
+            return UnmeasuredLaunches.IN_CONTAINER;
         }
         Pending p = pending.get(id);
         if (p == null) {
