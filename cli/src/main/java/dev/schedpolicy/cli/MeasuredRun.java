@@ -1,6 +1,7 @@
 package dev.schedpolicy.cli;
 
 import dev.schedpolicy.engine.launch.CommandLookup;
+import dev.schedpolicy.engine.launch.PolicedLaunch;
 import dev.schedpolicy.engine.measure.MeasureBook;
 import dev.schedpolicy.engine.measure.StepMeasure;
 import dev.schedpolicy.engine.measure.StepMeter;
@@ -38,6 +39,11 @@ final class MeasuredRun implements AutoCloseable {
 
     void attach(final long pid) {
         meter.attach(pid);
+    }
+
+    /** The command runs under a CPU quota: the time it held the command back is its own figure, not in the wait. */
+    void throttledBy(final PolicedLaunch launch) {
+        meter.throttledBy(launch::throttledNanos);
     }
 
     void report(final PrintWriter err) {

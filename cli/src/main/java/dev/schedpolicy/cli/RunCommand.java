@@ -108,6 +108,9 @@ public final class RunCommand implements Callable<Integer> {
                 err.flush();
                 if (measured != null) {
                     measured.attach(p.pid());
+                    if (policy.cpuQuotaPercent().isPresent()) {
+                        measured.throttledBy(p);
+                    }
                 }
                 try (GuardedRun guarded = guard ? GuardedRun.start(p.pid(), config, guardSettings, err) : null) {
                     int status = p.process().waitFor();

@@ -29,6 +29,24 @@ class RunMeasureITest {
     }
 
     @Test
+    void shouldKeepTheTimeTheQuotaHeldTheCommandBackOutOfTheWait() throws Exception {
+        // a CPU quota holds its group back once it used its share of a period; the held task stays queued, so schedstat
+        // counts the hold as run-queue wait although no other task had the CPU
+        Process p = RunProcessITest.schedpolicy("run", "--measure", "--cpu-quota", "20", "--", "timeout", "3", "sh", "-c",
+                "while :; do :; done").start();
+        p.getInputStream().readAllBytes();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(err).isEqualTo(124);
+        Matcher m = FIGURES.matcher(err);
+        assertThat(m.find()).as(err).isTrue();
+        Matcher held = Pattern.compile("held back (\\d+\\.\\d+) s by its CPU quota").matcher(err);
+        assertThat(held.find()).as("the hold, its own figure: " + err).isTrue();
+        double runnable = Double.parseDouble(m.group(2)) + Double.parseDouble(m.group(3)) + Double.parseDouble(held.group(1));
+        // the loop is runnable for its 3 s: on a CPU, waiting or held, never two at once (counted twice: about 5 s)
+        assertThat(runnable).as(err).isBetween(2.5, Double.parseDouble(m.group(4)) * 1.1);
+    }
+
+    @Test
     void shouldReportTheCpuOfTheWholeTreeAsTheShellCountsIt() throws Exception {
         // the shell's `times` sums its own CPU and that of every child it waited for (exited ones): the same truth
         Process p = RunProcessITest.schedpolicy("run", "--measure", "--", "sh", "-c",

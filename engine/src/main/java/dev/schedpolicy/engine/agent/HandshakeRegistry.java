@@ -22,7 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -229,9 +228,7 @@ public final class HandshakeRegistry implements AutoCloseable {
             pending.remove(id, p);
         }
         if (launch.cgroupPath().isPresent() && hasQuota(p.policy())) {
-            PolicedLaunch quoted = launch;
-            measures.throttledBy(id, () -> quoted.cgroupUsage()
-                    .map(u -> OptionalLong.of(u.throttledUsec() * 1000)).orElse(OptionalLong.empty()));
+            measures.throttledBy(id, launch::throttledNanos);
         }
         LaunchRecord record = LaunchRecord.of(id, p.policy(), launch, p.notes());
         guards.released(id, launch.pid(), p.blockKey());

@@ -4,6 +4,7 @@ import dev.schedpolicy.engine.cgroup.CgroupUsage;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * A process started under a policy, with what the kernel reported for it. Closing it removes the
@@ -45,6 +46,14 @@ public class PolicedLaunch implements AutoCloseable {
 
     public Optional<CgroupUsage> cgroupUsage() {
         return group == null ? Optional.empty() : group.usage();
+    }
+
+    /**
+     * How long a CPU quota held the launch's group back so far (cpu.stat throttled time), in ns; empty without a group or
+     * once it is gone. A measured launch keeps this apart from its run-queue wait.
+     */
+    public OptionalLong throttledNanos() {
+        return cgroupUsage().map(u -> OptionalLong.of(u.throttledUsec() * 1000)).orElse(OptionalLong.empty());
     }
 
     @Override
