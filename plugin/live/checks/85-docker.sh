@@ -108,6 +108,20 @@ G
   check "inside with an option the parser does not know: FAILURE naming it, even under warn, in one line" \
     refused_in_one_line "option '--brand-new-flag', which this parser does not know"
 
+  # withSchedPolicy written inside inside { }: refused at once in one line saying to put it around, never a handshake
+  # timeout (30 s) after the shim prefix landed in the container
+  pipeline_job p-block-in-inside <<G
+node { docker.image('$IMAGE').inside { withSchedPolicy('idle') { sh 'echo KERNEL block-in-inside ran=yes' } } }
+G
+  run_build p-block-in-inside 180
+  in_ms=$(jcurl "$J/job/p-block-in-inside/$BUILD/api/json?tree=duration" | sed -n 's/.*"duration":\([0-9]*\).*/\1/p')
+  block_in_inside_refused() {
+    refused_in_one_line 'put withSchedPolicy around inside { }' && ! grep -q '^KERNEL block-in-inside' "$CONSOLE" && [ "${in_ms:-99999}" -lt 10000 ]
+  }
+  check "withSchedPolicy inside inside { }: FAILURE in one line, put it around inside, the sh never ran, build ${in_ms:-?} ms (container included)" \
+    block_in_inside_refused
+  note "$(grep -m1 'block inside docker.image' "$CONSOLE" | cut -c1-200)"
+
   # issue 23 item 4: a weight above the default is a raise
   pipeline_job p-inside-weight <<G
 node { withSchedPolicy(cpuWeight: 10000) { docker.image('$IMAGE').inside { sh 'true' } } }

@@ -1,6 +1,7 @@
 package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.BlockRecord;
+import dev.schedpolicy.engine.agent.ContainerLaunches;
 import dev.schedpolicy.engine.agent.PolicyForms;
 import dev.schedpolicy.engine.agent.UsageRecord;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
@@ -20,6 +21,7 @@ import java.io.IOException;
 import java.io.Serial;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import jenkins.model.Jenkins;
 import net.sf.json.JSONObject;
@@ -164,6 +166,11 @@ public class WithSchedPolicyStep extends Step {
             SchedPolicyBlock enclosing = context.get(SchedPolicyBlock.class);
             Node node = context.get(Node.class);
             String nodeName = NodeDefaults.nameOf(node);
+            // before the block starts on the agent: a refused block leaves nothing to end
+            Optional<String> inside = ContainerLaunches.blockInside(LauncherChain.classesOf(context.get(LauncherDecorator.class), node));
+            if (inside.isPresent()) {
+                throw new AbortException("[schedpolicy] " + KIND + ": " + inside.get());
+            }
             LaunchSettings settings;
             try {
                 settings = BlockStarter.start(KIND, context.get(Run.class), node, channel(context),

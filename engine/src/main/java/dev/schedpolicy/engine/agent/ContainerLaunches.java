@@ -35,6 +35,28 @@ public final class ContainerLaunches {
                 + " resources instead (no requests or limits: BestEffort, the lowest cpu weight; docs/jenkins.md)");
     }
 
+    /** The launcher docker-workflow's inside (withDockerContainer) puts around its body: it runs each launch by docker exec. */
+    static final String INSIDE_LAUNCHER = "org.jenkinsci.plugins.docker.workflow.WithContainerStep$Decorator";
+
+    /**
+     * Why a block cannot start inside the launchers named by {@code launcherClassNames} (the classes of the launcher chain
+     * a block's body would launch through, outermost first), or empty when it can. Inside docker-workflow's inside, each
+     * launch of the block would become a docker exec into a container the block did not start: the policy's prefix
+     * would run in the container, where the policy shim is not, and the launch would wait for a handshake that never
+     * comes. Said at once instead, with what works: the block around inside, which starts the container under the
+     * policy and lets its execs join it.
+     */
+    public static Optional<String> blockInside(final List<String> launcherClassNames) {
+        for (String name : launcherClassNames) {
+            if (name.startsWith(INSIDE_LAUNCHER)) {
+                return Optional.of("a block inside docker.image(...).inside { } cannot reach the container's processes (each of its"
+                        + " launches is a docker exec into a container it did not start): put withSchedPolicy around inside { },"
+                        + " which starts the container under the policy and runs the body's steps in its group");
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Why {@code argv} cannot be policed, or empty when it can (or is for {@link ContainerBook} to decide). */
     public static Optional<String> refusal(final List<String> argv) {
         if (argv.size() < 2) {

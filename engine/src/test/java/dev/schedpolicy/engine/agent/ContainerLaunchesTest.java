@@ -29,4 +29,14 @@ class ContainerLaunchesTest {
                         .contains("BestEffort"));
         assertThat(ContainerLaunches.nodeNote("hudson.slaves.DumbSlave")).isEmpty();
     }
+
+    @Test
+    void shouldRefuseABlockInsideDockerWorkflowsInsideAndLetOtherLaunchersBe() {
+        assertThat(ContainerLaunches.blockInside(List.of("dev.schedpolicy.jenkins.PolicedLauncher",
+                "org.jenkinsci.plugins.docker.workflow.WithContainerStep$Decorator$1", "hudson.Launcher$LocalLauncher")))
+                .hasValueSatisfying(m -> assertThat(m).startsWith("a block inside docker.image(...).inside { } cannot reach")
+                        .contains("put withSchedPolicy around inside { }"));
+        assertThat(ContainerLaunches.blockInside(List.of("dev.schedpolicy.jenkins.PolicedLauncher", "hudson.Launcher$RemoteLauncher")))
+                .isEmpty();
+    }
 }
