@@ -6,7 +6,7 @@
 #   bench/fleet-scale.sh                 # 1,000 agents
 #   AGENTS=5000 bench/fleet-scale.sh     # another size
 # Needs the Jenkins Maven kit at ../shared/jenkins-m2 (.ci/jenkins-kit-m2.sh). The probe through remoting on real agents is the
-# live suite's 90-fleet check (its refresh figures).
+# live suite's 86-fleet check (its refresh figures).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd -P)
 cd "$here"

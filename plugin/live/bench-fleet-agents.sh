@@ -7,7 +7,6 @@
 N=${FLEET_AGENTS:-8}
 FLEET=manage/schedpolicy-fleet
 bjson() { jcurl "$J/$FLEET/api/json$1"; }
-bget() { json_get "$1"; }
 bench_agent() {
   create_inbound_node "$1" bench "$2" 1 bench
   AGENT_JAVA_OPTS=-Xmx96m start_inbound_agent "$1" "$2" "$OUT/agent-$1.log" env HOME="$2"
@@ -16,23 +15,23 @@ BENCH_DIR=$(mktemp -d "${TMPDIR:-/tmp}/schedpolicy-live-bench.XXXXXX")
 CLEANUPS+=("rm -rf '$BENCH_DIR'")
 t0=$(date +%s)
 for i in $(seq "$N"); do mkdir -p "$BENCH_DIR/a$i"; bench_agent "bench-$i" "$BENCH_DIR/a$i"; done
-all_probed() { [ "$(bjson '?label=bench' | bget "sum(1 for a in d['agents'] if a['probeAgeSeconds'] >= 0 and not a['probing'])")" = "$N" ]; }
+all_probed() { [ "$(bjson '?label=bench' | json_get "sum(1 for a in d['agents'] if a['probeAgeSeconds'] >= 0 and not a['probing'])")" = "$N" ]; }
 for _ in $(seq 600); do all_probed && break; sleep 1; done
 check "fleet bench: $N inbound agents online and probed on connecting ($(( $(date +%s) - t0 )) s after the first was created)" all_probed
-note "first probes (ms, the engine loaded through remoting): $(bjson '?label=bench&sort=name' | bget "' '.join(str(a['probeMillis']) + ('' if a['probeError'] is None else ' (' + a['probeError'] + ')') for a in d['agents'])")"
-nodes=$((N + $(bjson '?label=!bench' | bget "len(d['agents'])")))
+note "first probes (ms, the engine loaded through remoting): $(bjson '?label=bench&sort=name' | json_get "' '.join(str(a['probeMillis']) + ('' if a['probeError'] is None else ' (' + a['probeError'] + ')') for a in d['agents'])")"
+nodes=$((N + $(bjson '?label=!bench' | json_get "len(d['agents'])")))
 for r in 1 2 3 4 5; do
   before=$(date +%s%N)
   http_status POST "$FLEET/refresh" >/dev/null
   peak=0
   for _ in $(seq 1200); do
-    probing=$(bjson '?tree=agents%5Bprobing%5D' | bget "sum(1 for a in d['agents'] if a['probing'])")
+    probing=$(bjson '?tree=agents%5Bprobing%5D' | json_get "sum(1 for a in d['agents'] if a['probing'])")
     [ "$probing" -gt "$peak" ] && peak=$probing
     [ "$probing" = 0 ] && break
     sleep 0.1
   done
   ms=$(( ($(date +%s%N) - before) / 1000000 ))
-  per=$(bjson '?sort=name' | bget "' '.join(str(a['probeMillis']) + ('' if a['probeError'] is None else '!') for a in d['agents'])")
+  per=$(bjson '?sort=name' | json_get "' '.join(str(a['probeMillis']) + ('' if a['probeError'] is None else '!') for a in d['agents'])")
   note "refresh $r: $nodes nodes fresh after $ms ms (most pending at once: $peak); probe ms per node (! failed): $per; load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "$ms" >>"$OUT/fleet-bench-refresh-ms.txt"
 done

@@ -36,7 +36,7 @@ DIR="$JHOME/jobs/m-scale/builds/$ON"
 # the last launches' figures reach the build a moment after its result (its end collects them): ask for up to 60 s
 for _ in $(seq 120); do
   launches=$(jcurl "$J/job/m-scale/$ON/schedpolicy-measure/api/json?tree=launches%5Bnode%5D" \
-    | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["launches"]))' 2>/dev/null)
+    | json_get "len(d['launches'])" 2>/dev/null)
   [ "${launches:-0}" = "$N" ] && break
   sleep 0.5
 done

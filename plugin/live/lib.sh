@@ -68,13 +68,29 @@ wait_build() {
   done
   echo "TIMEOUT"
 }
+# console_of NAME N: saves the build's console text; sets CONSOLE (file)
+console_of() { mkdir -p "$OUT/console"; CONSOLE="$OUT/console/$1-$2.txt"; jcurl "$J/job/$1/$2/consoleText" >"$CONSOLE"; }
 # run_build NAME [SECONDS]: build, wait; sets BUILD (number), RESULT, CONSOLE (file)
 run_build() {
   BUILD=$(start_build "$1") || { RESULT=NOT_STARTED; CONSOLE=/dev/null; return 0; }
   RESULT=$(wait_build "$1" "$BUILD" "${2:-300}")
-  CONSOLE="$OUT/console/$1-$BUILD.txt"
-  mkdir -p "$OUT/console"
-  jcurl "$J/job/$1/$BUILD/consoleText" >"$CONSOLE"
+  console_of "$1" "$BUILD"
+}
+# stop_and_judge NAME N BOUND_MS: stops the running build as a user does (POST stop) and judges how it ended. Sets
+# RESULT, CONSOLE, STOP_MS (the stop's POST to the build's end as the API reports it, polled every 0.2 s), ENDED_CLEAN
+# (1: ABORTED, "Aborted by" in the console, exactly one [schedpolicy] line saying aborted, no stack trace and no
+# MaskedException) and ENDED_PROMPT (1: ABORTED within BOUND_MS of the stop)
+stop_and_judge() {
+  local t0; t0=$(date +%s%N)
+  jpost "job/$1/$2/stop" -o /dev/null
+  RESULT=$(wait_build "$1" "$2" 120)
+  STOP_MS=$(( ($(date +%s%N) - t0) / 1000000 ))
+  console_of "$1" "$2"
+  ENDED_CLEAN=0 ENDED_PROMPT=0
+  [ "$RESULT" = ABORTED ] && ! grep -qE '^\s+at |MaskedException' "$CONSOLE" && grep -q '^Aborted by' "$CONSOLE" \
+    && [ "$(grep -c '\[schedpolicy\].*aborted' "$CONSOLE")" = 1 ] && ENDED_CLEAN=1
+  [ "$RESULT" = ABORTED ] && [ "$STOP_MS" -le "$3" ] && ENDED_PROMPT=1
+  return 0
 }
 console_has() { grep -qE -- "$1" "$CONSOLE"; }
 # kernel_line TAG: the line tools/kernel-view printed for TAG in the last console
@@ -87,8 +103,18 @@ wait_for() {
   for _ in $(seq "$n"); do "$@" && return 0; sleep 0.2; done
   return 1
 }
-# json_get EXPR: the JSON document on stdin as d, EXPR evaluated by Python and printed (True, 3, 'text', ...)
-json_get() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {"d": d}))' "$1"; }
+# json_get EXPR: the JSON document on stdin as d, EXPR evaluated by Python and printed (True, 3, 'text', ...); row(NAME)
+# is the fleet view's row of that node (d["agents"])
+json_get() {
+  python3 -c 'import json,sys; d=json.load(sys.stdin)
+print(eval(sys.argv[1], {"d": d, "row": lambda n: next(a for a in d["agents"] if a["name"] == n)}))' "$1"
+}
+# user_crumb USER PASSWORD JAR: the crumb header of a session of that user (its cookies in JAR)
+user_crumb() {
+  curl -sS -u "$1:$2" -b "$3" -c "$3" "$J/crumbIssuer/api/json" | json_get 'd["crumbRequestField"] + ":" + d["crumb"]'
+}
+# procs_marked MARK: the PIDs of the processes whose environment holds FAULTMARK=MARK (a job's withEnv sets it)
+procs_marked() { grep -l "FAULTMARK=$1" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 | sort -n; }
 
 # --- inbound agents, as an administrator adds them (New Node > Permanent Agent; agent.jar from this Jenkins, WebSocket)
 # create_inbound_node NAME LABELS DIR [EXECUTORS] [DESCRIPTION]: the New Node form's submission; DIR gets agent.jar
@@ -139,12 +165,15 @@ read_global() { browser open "$J/manage/configure" eval "document.querySelector(
 # groovy SCRIPT: runs a system Groovy script (as an administrator would in the script console)
 groovy() { jpost scriptText --data-urlencode "script=$1"; }
 
+# mounts_of FSTYPE: "MOUNTPOINT SUPER-OPTIONS" of each mount of that type (the type follows the " - " of mountinfo,
+# after a varying number of optional fields)
+mounts_of() { awk -v t="$1" '{i = 7; while ($i != "-") i++} $(i + 1) == t {print $5, $(i + 3)}' /proc/self/mountinfo; }
 # --- the machine's cpu cgroup layout, read once: CPU_ROOT is the cpu controller's hierarchy (cgroup v2 when the unified
 # root offers cpu, else the v1 mount that carries cpu), so that a check reads groups where they are on this machine
 if grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
   CPU_ROOT=/sys/fs/cgroup
 else
-  CPU_ROOT=$(awk '$9 == "cgroup" && $NF ~ /(^|,)cpu(,|$)/ {print $5; exit}' /proc/self/mountinfo)
+  CPU_ROOT=$(mounts_of cgroup | awk '$2 ~ /(^|,)cpu(,|$)/ {print $1; exit}')
   CPU_ROOT=${CPU_ROOT:-/sys/fs/cgroup/cpu}
 fi
 # cg_of PID: the process's cpu cgroup as /proc shows it ("/schedpolicy-..."), on v1 or v2
@@ -154,8 +183,12 @@ cg_of() {
 }
 # groups_made_by PID...: the schedpolicy-PID-* groups those JVMs made that exist now
 groups_made_by() { local p; for p in "$@"; do find "$CPU_ROOT" -maxdepth 4 -type d -name "schedpolicy-$p-*" 2>/dev/null; done; }
+# UNIFIED_ROOT: the v2 hierarchy, the whole tree on a v2 machine, /sys/fs/cgroup/unified (empty of controllers) on a
+# hybrid one, none on v1 alone
+if [ "$CPU_ROOT" = /sys/fs/cgroup ]; then UNIFIED_ROOT=/sys/fs/cgroup
+else UNIFIED_ROOT=$(mounts_of cgroup2 | awk '{print $1; exit}'); fi
 # cpu cgroups now: every directory of the cpu hierarchy (and of an empty v2 tree beside a v1 one)
-cpu_groups() { find "$CPU_ROOT" /sys/fs/cgroup/unified -type d 2>/dev/null | sort -u; }
+cpu_groups() { find "$CPU_ROOT" ${UNIFIED_ROOT:+"$UNIFIED_ROOT"} -type d 2>/dev/null | sort -u; }
 # new_groups BEFORE: groups made since BEFORE (cpu_groups output) by this Jenkins or its agents. The engine
 # names every group it makes schedpolicy-PID-TOKEN-N (PID: the JVM that made it; TOKEN: 12 hex digits drawn each
 # time the JVM loads the engine, as an agent does with every connection); groups other programs on the
@@ -182,8 +215,8 @@ idle_parent_up() {
   IDLE_PARENT_MADE=1
   CLEANUPS+=("idle_parent_down")
 }
-# idle_parent_down: removes the idle parent if the suite made it, now rather than at exit (90-fleet looks at the
-# machine before and after setup, 95-faults removes one under a running build); a second call does nothing
+# idle_parent_down: removes the idle parent if the suite made it, now rather than at exit (86-fleet looks at the
+# machine before and after setup, 94-fault-idle-parent removes one under a running build); a second call does nothing
 idle_parent_down() {
   [ -n "${IDLE_PARENT_MADE:-}" ] || return 0
   (cd "$ROOT" && ./schedpolicy setup --remove) >>"$OUT/checks.log" 2>&1

@@ -66,8 +66,9 @@ else
   fi
 fi
 
-# the kernel's view, printed by a launched process about itself (tools/kernel-view TAG)
-cat >"$OUT/tools/kernel-view" <<'EOF'
+# the kernel's view, printed by a launched process about itself (tools/kernel-view TAG); the cpu controller's
+# hierarchy is this machine's (CPU_ROOT, lib.sh)
+sed "s|@CPU_ROOT@|$CPU_ROOT|" >"$OUT/tools/kernel-view" <<'EOF'
 #!/bin/sh
 # Prints what the kernel reports for this process (a child of the launched sh, which it inherits from):
 # scheduling class (0 normal, 3 batch, 5 idle), nice, I/O priority, cpu cgroup and the group's controls.
@@ -77,8 +78,8 @@ set -- $rest
 nice=${17} policy=${39}
 io=$(ionice -p $$ | tr -d ' ')
 cg=$(sed -n 's/^[0-9]*:\([^:]*,\)\{0,1\}cpu\(,[^:]*\)\{0,1\}:\(.*\)$/\3/p' /proc/$$/cgroup | head -1)
-dir=/sys/fs/cgroup/cpu$cg
-[ -n "$cg" ] || { cg=$(sed -n 's/^0:://p' /proc/$$/cgroup); dir=/sys/fs/cgroup$cg; }
+[ -n "$cg" ] || cg=$(sed -n 's/^0:://p' /proc/$$/cgroup)
+dir=@CPU_ROOT@$cg
 quota=$(cat "$dir/cpu.cfs_quota_us" 2>/dev/null || cut -d' ' -f1 "$dir/cpu.max" 2>/dev/null)
 idle=$(cat "$dir/cpu.idle" 2>/dev/null)
 anc= p=$$
@@ -98,20 +99,23 @@ new_home() {
   echo "$home"
 }
 # start_jenkins HOME PORT LOG [NAME=VALUE...]: the war on 127.0.0.1:PORT in a process group of its own, with the
-# environment given (e.g. CASC_JENKINS_CONFIG); sets JPID, stopped at exit
+# environment given (e.g. CASC_JENKINS_CONFIG), its output appended to LOG; sets JPID, stopped at exit
 start_jenkins() {
   local home=$1 port=$2 log=$3; shift 3
   env "$@" JENKINS_HOME="$home" setsid java -Xmx1g -Djenkins.install.runSetupWizard=false \
     -Dhudson.model.UpdateCenter.never=true -Dhudson.model.DownloadService.never=true \
     -jar "$WAR" --httpPort="$port" --httpListenAddress=127.0.0.1 --webroot="$home/war" \
-    >"$log" 2>&1 </dev/null &
+    >>"$log" 2>&1 </dev/null &
   JPID=$!
   STARTED_PIDS+=("$JPID")
 }
-# wait_jenkins PID LOG: succeeds once that Jenkins is fully up; fails when it ended or was not up within 120 s
+# wait_jenkins PID LOG [SECONDS [UP]]: succeeds once that Jenkins is fully up (LOG says so more than UP times, 0 unless
+# given: a Jenkins started again on the same log); fails when it ended or was not up within SECONDS (120)
 wait_jenkins() {
-  for _ in $(seq 240); do
-    grep -q "Jenkins is fully up and running" "$2" 2>/dev/null && return 0
+  local up
+  for _ in $(seq $((${3:-120} * 2))); do
+    up=$(grep -c "Jenkins is fully up and running" "$2" 2>/dev/null)
+    [ "${up:-0}" -gt "${4:-0}" ] && return 0
     kill -0 "$1" 2>/dev/null || return 1
     sleep 0.5
   done

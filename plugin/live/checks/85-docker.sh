@@ -6,12 +6,7 @@
 # in every Jenkins), a reachable Docker daemon (DOCKER_HOST) and a local image (SCHEDPOLICY_TEST_IMAGE, e.g. the
 # busybox one .ci/run imports); without them this says which is missing and counts as skipped, not passed.
 IMAGE=${SCHEDPOLICY_TEST_IMAGE:-}
-why_not=
-grep -q '"active":true,"shortName":"docker-workflow"' <<<"$(jcurl "$J/pluginManager/api/json?depth=1&tree=plugins\[shortName,active\]")" \
-  || why_not="docker-workflow is not among the plugins given ($PLUGINS)"
-[ -n "$why_not" ] || docker info >/dev/null 2>&1 || why_not="no Docker daemon answers (DOCKER_HOST=${DOCKER_HOST:-unset})"
-[ -n "$why_not" ] || { [ -n "$IMAGE" ] && docker image inspect "$IMAGE" >/dev/null 2>&1; } \
-  || why_not="no local image to run (SCHEDPOLICY_TEST_IMAGE=${IMAGE:-unset})"
+why_not=$(docker_missing)
 if [ -n "$why_not" ]; then
   skip "containers: $why_not"
 else

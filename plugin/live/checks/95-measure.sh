@@ -131,9 +131,9 @@ sys.exit(0 if all(n.startswith(os.environ["H"] + " › stage \x27Compile\x27 ›
 
 check "measure: the job page has the wait-share trend" grep -q 'schedpolicy-measure' <<<"$(jcurl "$J/job/m-test/")"
 shot "job/m-test/" measure-job-trend
-FLEETSHARE=$(jcurl "$J/manage/schedpolicy-fleet/api/json?depth=2" | python3 -c 'import json,sys; d=json.load(sys.stdin); print([x for x in d["agents"] if x["name"]=="built-in"][0].get("unloweredWaitShare"))')
+FLEETSHARE=$(jcurl "$J/manage/schedpolicy-fleet/api/json?depth=2" | json_get "row('built-in').get('unloweredWaitShare')")
 note "fleet view, built-in: $FLEETSHARE"
 check "measure: the fleet view has the built-in node's wait share of unlowered launches" grep -q 'over [0-9]* launch' <<<"$FLEETSHARE"
 shot "manage/schedpolicy-fleet/" measure-fleet
-check "measure: no accounting group left behind" bash -c "! ls /sys/fs/cgroup/unified | grep -q 'schedpolicy-measure-$JENKINS_PID-'"
+check "measure: no accounting group left behind" bash -c "! ls '${UNIFIED_ROOT:-/nonexistent}' | grep -q 'schedpolicy-measure-$JENKINS_PID-'"
 groovy 'dev.schedpolicy.jenkins.SchedPolicyConfiguration.get().setMeasureAllSteps(false); println "ok"' >>"$OUT/checks.log"

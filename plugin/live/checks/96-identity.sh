@@ -19,9 +19,7 @@ run_build id-spoof
 check "identity: id-spoof (withEnv JOB_NAME=id-red, BUILD_NUMBER=$RED around a measured sh) ran, SUCCESS" test "$RESULT" = SUCCESS
 # the figures reach the build a moment after its result shows: ask again for up to 15 s
 for _ in $(seq 30); do
-  OWN=$(jcurl "$J/job/id-spoof/$BUILD/schedpolicy-measure/api/json?depth=2" | python3 -c '
-import json, sys
-print("|".join(l["label"] for l in json.load(sys.stdin)["launches"]))' 2>/dev/null)
+  OWN=$(jcurl "$J/job/id-spoof/$BUILD/schedpolicy-measure/api/json?depth=2" | json_get "'|'.join(l['label'] for l in d['launches'])" 2>/dev/null)
   [ -n "$OWN" ] && break
   sleep 0.5
 done

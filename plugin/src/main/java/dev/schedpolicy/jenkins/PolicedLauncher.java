@@ -161,7 +161,7 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
             getListener().getLogger().println("[schedpolicy] warning: " + w);
         }
         // a Pipeline's log is buffered on the controller: without this, a controller killed while the command
-        // runs loses the line that says how it runs (the live suite's 95-faults)
+        // runs loses the line that says how it runs (the live suite's 88-fault-restart)
         getListener().getLogger().flush();
         SchedPolicyAction.recordLaunch(settings.runId(), settings.blockKey(), settings.node(), record);
     }

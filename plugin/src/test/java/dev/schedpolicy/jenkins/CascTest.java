@@ -22,7 +22,7 @@ import org.yaml.snakeyaml.Yaml;
 
 /**
  * Configuration as Code through configuration-as-code's own API (what CASC_JENKINS_CONFIG does at start-up; the
- * live suite's 95-casc does it at start-up for real): the YAML that docs/jenkins.md shows users is applied and read
+ * live suite's 87-casc does it at start-up for real): the YAML that docs/jenkins.md shows users is applied and read
  * back, exported with the same keys, and a bad value is refused with the plugin's reason.
  */
 @WithJenkins

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * connection mid-block (the engine's classes come again over the new connection, with a new registry), an agent JVM
  * or a controller killed and started again. The build's record names the block's groups; ending the block removes
  * those groups too, with anything left inside, and reports their usage. Before, the block ended with usage "none"
- * and the group stayed for as long as the agent JVM lived (live suite 95-faults: connection dropped mid-step).
+ * and the group stayed for as long as the agent JVM lived (live suite 90-fault-drop: connection dropped mid-step).
  */
 @EnabledOnOs(OS.LINUX)
 class AdoptedGroupsITest {

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * An agent whose state directory cannot be made or written (a read-only mount, a full disk; here a path under a
  * regular file, which fails the same mkdir as root too): the block is refused in words, as any other reason a
  * policy cannot be applied. It used to escape as an UncheckedIOException, which the live Jenkins printed as a
- * remoting stack trace (live suite 95-faults).
+ * remoting stack trace (live suite 93-fault-unwritable).
  */
 @EnabledOnOs(OS.LINUX)
 class UnusableStateDirITest {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The fleet's probe queue with probes whose answers come from a generator after a delay: how many run at once, the
- * timeout, and forgetting deleted agents. (The real probe through remoting is the live suite's 90-fleet.)
+ * timeout, and forgetting deleted agents. (The real probe through remoting is the live suite's 86-fleet.)
  */
 class FleetProbeQueueTest {
     private static final String JSON = FleetFixtures.underIdleParent().toJson();

@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A JVM killed while it probes (an agent stopped while it probes on connecting) must not leave the trial's scratch
- * process behind: it was a {@code sleep 30}, which ran its 30 s on, in its cgroup, after the JVM was gone (live
- * suite 95-faults found one in the agent's group). The scratch process now ends when its JVM's pipe closes.
+ * process behind: it was a {@code sleep 30}, which ran its 30 s on, in its cgroup, after the JVM was gone (the live
+ * suite's fault checks found one in the agent's group). The scratch process now ends when its JVM's pipe closes.
  */
 @EnabledOnOs(OS.LINUX)
 class TrialScratchITest {

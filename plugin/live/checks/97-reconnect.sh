@@ -7,22 +7,18 @@ RD=$(mktemp -d "${TMPDIR:-/tmp}/schedpolicy-live-reconnect.XXXXXX")
 CLEANUPS+=("rm -rf '$RD'")
 mkdir -p "$RD/run" && chmod 700 "$RD/run"  # the agent's own state directory (XDG_RUNTIME_DIR), apart from others'
 
-rc_marked() { grep -l "FAULTMARK=$1" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 | sort -n; }
-rc_cg() { cg_of "$1"; }
 rc_online() { agent_online reconnect-agent; }
-rc_wait() { wait_for "$@"; }
-rc_console() { mkdir -p "$OUT/console"; CONSOLE="$OUT/console/$1-$2.txt"; jcurl "$J/job/$1/$2/consoleText" >"$CONSOLE"; }
 rc_input_waits() { grep -q 'Proceed or Abort' <<<"$(jcurl "$J/job/r-first/$1/consoleText")"; }
 rc_groups() { groups_made_by "$RA_PID"; }
 rc_no_groups() { [ -z "$(rc_groups)" ]; }
 rc_offline() { ! rc_online; }
-rc_back() { rc_wait 120 rc_online && kill -0 "$RA_PID"; }
+rc_back() { wait_for 120 rc_online && kill -0 "$RA_PID"; }
 rc_agent_group() { [[ "$1" == /schedpolicy-$RA_PID-* ]]; }
 
 create_inbound_node reconnect-agent reconnect "$RD" 2 reconnects
 start_inbound_agent reconnect-agent "$RD" "$OUT/agent-reconnect.log" env XDG_RUNTIME_DIR="$RD/run"
 RA_PID=$AGENT_STARTED
-check "reconnect: inbound agent reconnect-agent is online (pid $RA_PID)" rc_wait 120 rc_online
+check "reconnect: inbound agent reconnect-agent is online (pid $RA_PID)" wait_for 120 rc_online
 
 pipeline_job r-first <<G
 node('reconnect') { withSchedPolicy(cpuQuota: 50) {
@@ -37,15 +33,15 @@ node('reconnect') { withEnv(['FAULTMARK=r-second']) { withSchedPolicy(cpuQuota: 
 G
 
 first=$(start_build r-first)
-rc_wait 120 rc_input_waits "$first"
-rc_console r-first "$first"
+wait_for 120 rc_input_waits "$first"
+console_of r-first "$first"
 first_group=$(kernel_field r-first cgroup)
 check "reconnect: the first block's sh ran in a quota group of the agent JVM ($first_group)" rc_agent_group "$first_group"
 # once its sh ended the group is empty, and the agent's reaper (every 15 s) removes it: its name is free from then on
 check "reconnect: the first block's empty group was removed while the block stays open" \
-  rc_wait 60 test ! -d "$CPU_ROOT$first_group"
+  wait_for 60 test ! -d "$CPU_ROOT$first_group"
 jpost computer/reconnect-agent/doDisconnect --data-urlencode 'offlineMessage=live suite: connection dropped' -o /dev/null
-rc_wait 30 rc_offline
+wait_for 30 rc_offline
 # Jenkins installs its agent restarter on an inbound agent: the agent JVM execs itself again, keeping its PID, and
 # connects; an agent without one reconnects in the same JVM and loads the classes again. Either way the engine starts over.
 check "reconnect: the agent connected again by itself with the same PID, the first build still waits in its block" rc_back
@@ -53,24 +49,24 @@ note "agent: $(grep -c 'Restarting agent via' "$OUT/agent-reconnect.log") restar
 
 rm -f "$RD/r-second-started" "$RD/r-second-go"
 second=$(start_build r-second)
-rc_wait 120 test -e "$RD/r-second-started"
-pid=$(rc_marked r-second | head -1)
-second_group=$(rc_cg "$pid")
+wait_for 120 test -e "$RD/r-second-started"
+pid=$(procs_marked r-second | head -1)
+second_group=$(cg_of "$pid")
 note "first block's group $first_group; second build's group $second_group"
 check "reconnect: the second build's group has a name the agent JVM never gave before" \
   eval 'rc_agent_group "$second_group" && [ "$second_group" != "$first_group" ]'
 
 jpost "job/r-first/$first/input/Go/proceedEmpty" -o /dev/null
-r1=$(wait_build r-first "$first" 120); rc_console r-first "$first"
+r1=$(wait_build r-first "$first" 120); console_of r-first "$first"
 check "reconnect: the first build ends its block through the new connection, SUCCESS ($r1)" test "$r1" = SUCCESS
 sleep 1
-alive=$(for p in $(rc_marked r-second); do [ "$(rc_cg "$p")" = "$second_group" ] && echo "$p"; done | grep -c .)
+alive=$(for p in $(procs_marked r-second); do [ "$(cg_of "$p")" = "$second_group" ] && echo "$p"; done | grep -c .)
 check "reconnect: the first block's end left the second build's sh running in its group ($alive processes)" \
   bash -c "[ '$alive' -gt 0 ] && [ -d '$CPU_ROOT$second_group' ]"
 
 : >"$RD/r-second-go"
-r2=$(wait_build r-second "$second" 120); rc_console r-second "$second"
+r2=$(wait_build r-second "$second" 120); console_of r-second "$second"
 check "reconnect: the second build's sh ends in its own 50% group, SUCCESS ($r2)" \
   bash -c "[ '$r2' = SUCCESS ] && grep -qE '^KERNEL r-second-after .*cgroup=$second_group quota=50000' '$CONSOLE'"
-check "reconnect: no group of the agent JVM is left once both builds ended" rc_wait 30 rc_no_groups
+check "reconnect: no group of the agent JVM is left once both builds ended" wait_for 30 rc_no_groups
 kill -TERM "$RA_PID" 2>/dev/null

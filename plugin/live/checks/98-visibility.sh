@@ -66,18 +66,16 @@ print(body if code == "200" else "HTTP " + code)'
 st() { curl -sS -o /dev/null -w '%{http_code}' -u "$1:$1-password-1" "$J/$2"; }
 # no_red TEXT: "red" as a word nowhere in TEXT (not in "measured", nor the charts' colour "--red")
 no_red() { ! grep -qP '(?<!-)\bred\b' <<<"$1"; }
-fleet_share() { as "$1" "manage/schedpolicy-fleet/api/json?depth=2" | python3 -c '
-import json, sys
-print([a for a in json.load(sys.stdin)["agents"] if a["name"] == "built-in"][0].get("unloweredWaitShare"))'; }
+fleet_share() { as "$1" "manage/schedpolicy-fleet/api/json?depth=2" | json_get "row('built-in').get('unloweredWaitShare')"; }
 check "visibility: security on ($secured): job red is 404 to alice and 200 to bob, vis-blue 200 to both" \
   test "$(st alice job/red/) $(st bob job/red/) $(st alice job/vis-blue/) $(st bob job/vis-blue/)" = "404 200 200 200"
 # another_build TEXT: no red in TEXT, and the neighbour shown as "another build"
 another_build() { no_red "$1" && grep -q "another build" <<<"$1"; }
 BOB_JSON=$(as bob "$MEASURE")
-note "bob's neighbours of vis-blue #$BLUE: $(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["launches"][0]["neighbours"])' "$BOB_JSON")"
+note "bob's neighbours of vis-blue #$BLUE: $(json_get "d['launches'][0]['neighbours']" <<<"$BOB_JSON")"
 check "visibility: bob, who may read red, sees red #$HEAVY beside vis-blue #$BLUE in api/json" grep -qF "red #$HEAVY › sh (no policy): " <<<"$BOB_JSON"
 ALICE_JSON=$(as alice "$MEASURE")
-note "alice's neighbours of vis-blue #$BLUE: $(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["launches"][0]["neighbours"])' "$ALICE_JSON")"
+note "alice's neighbours of vis-blue #$BLUE: $(json_get "d['launches'][0]['neighbours']" <<<"$ALICE_JSON")"
 check "visibility: alice's api/json of vis-blue #$BLUE: no red, the neighbour is \"another build: N% of the wait\"" \
   another_build "$ALICE_JSON"
 check "visibility: alice's build page of vis-blue #$BLUE: no red, \"another build\" in the Beside cell" \
@@ -93,7 +91,7 @@ check "visibility: alice's fleet page, api/json and fleet.txt: no red" \
 curl -sS -u alice:alice-password-1 "$J/job/vis-blue/$BLUE/" >"$OUT/vis-blue-as-alice.html"
 # back to the suite's unsecured Jenkins, as the administrator
 jar="$OUT/cookies-vis-admin"
-c=$(curl -sS -u vis-admin:vis-admin-password-1 -b "$jar" -c "$jar" "$J/crumbIssuer/api/json" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["crumbRequestField"] + ":" + d["crumb"])')
+c=$(user_crumb vis-admin vis-admin-password-1 "$jar")
 curl -sS -u vis-admin:vis-admin-password-1 -b "$jar" -c "$jar" -H "$c" -X POST "$J/scriptText" --data-urlencode \
   'script=import hudson.security.*; def j = jenkins.model.Jenkins.get(); j.setSecurityRealm(SecurityRealm.NO_AUTHENTICATION); j.setAuthorizationStrategy(AuthorizationStrategy.UNSECURED); j.save(); dev.schedpolicy.jenkins.SchedPolicyConfiguration.get().setMeasureAllSteps(false); print "unsecured"' >/dev/null
 CRUMB=

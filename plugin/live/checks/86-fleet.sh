@@ -13,8 +13,6 @@
 FLEET=manage/schedpolicy-fleet
 FLEET_CG=$CPU_ROOT/schedpolicy-live-fleet
 fleet_json() { jcurl "$J/$FLEET/api/json${1:-}"; }
-# jq-free JSON reading: the JDK's script-less way is long; python3 is on every machine the suite runs on
-jget() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {"d": d, "row": lambda n: next(a for a in d["agents"] if a["name"] == n)}))' "$1"; }
 
 # the global default, so the built-in node's default in force comes from there (the agents have their own)
 # (and no property of its own: 30-floor leaves one on the built-in node)
@@ -43,7 +41,7 @@ print(re.sub(r"<nodeProperties/>|<nodeProperties>.*?</nodeProperties>", lambda m
 online() { agent_online "$1"; }
 # probed NAME...: every named row has a result and no probe is under way
 probed() { local n; for n in "$@"; do
-  [ "$(fleet_json | jget "row('$n')['probeAgeSeconds'] >= 0 and not row('$n')['probing']")" = True ] || return 1; done; }
+  [ "$(fleet_json | json_get "row('$n')['probeAgeSeconds'] >= 0 and not row('$n')['probing']")" = True ] || return 1; done; }
 wait_probed() { for _ in $(seq 120); do probed "$@" && return 0; sleep 0.5; done; return 1; }
 
 # --- two agents, set up differently --------------------------------------------------------------------------------
@@ -68,7 +66,7 @@ check "fleet: fleet-nobody's JVM runs as nobody (the kernel's view)" bash -c \
   "test \"\$(ps -o user= -p $NOBODY_PID)\" = nobody && test \"\$(cat /proc/$NOBODY_PID/comm)\" = java && grep -qa -- fleet-nobody /proc/$NOBODY_PID/cmdline"
 check "fleet: fleet-cg's JVM runs inside $FLEET_CG (the kernel's view)" bash -c \
   "grep -qx '$CG_PID' '$FLEET_CG/cgroup.procs' && test \"\$(cat /proc/$CG_PID/comm)\" = java"
-node_property fleet-nobody '<dev.schedpolicy.jenkins.SchedPolicyNodeProperty><policy>idle</policy><cgroupParent>/sys/fs/cgroup/cpu/&lt;i&gt;fleet&lt;/i&gt;</cgroupParent></dev.schedpolicy.jenkins.SchedPolicyNodeProperty>'
+node_property fleet-nobody '<dev.schedpolicy.jenkins.SchedPolicyNodeProperty><policy>idle</policy><cgroupParent>'"$CPU_ROOT"'/&lt;i&gt;fleet&lt;/i&gt;</cgroupParent></dev.schedpolicy.jenkins.SchedPolicyNodeProperty>'
 node_property fleet-cg '<dev.schedpolicy.jenkins.SchedPolicyNodeProperty><policy>nice12</policy></dev.schedpolicy.jenkins.SchedPolicyNodeProperty>'
 
 # --- probed when they connect: no refresh asked for yet --------------------------------------------------------------
@@ -78,10 +76,10 @@ fleet_json '?pretty=true' >"$OUT/fleet-before-setup.json"
 if [ -z "$parent_was_there" ]; then
   before=$(fleet_json)
   check "fleet before setup: fleet-cg (own cgroup, no idle parent) stands out, reach AGENT_GROUP, fix 'sudo schedpolicy setup'" \
-    test "$(jget "[row('fleet-cg')['standsOut'], row('fleet-cg')['agent']['reach'], row('fleet-cg')['fix']['command']]" <<<"$before")" \
+    test "$(json_get "[row('fleet-cg')['standsOut'], row('fleet-cg')['agent']['reach'], row('fleet-cg')['fix']['command']]" <<<"$before")" \
       = "[True, 'AGENT_GROUP', 'sudo schedpolicy setup']"
   check "fleet before setup: built-in (root cpu cgroup, autogroup) reaches the machine without the idle parent" \
-    test "$(jget "[row('built-in')['standsOut'], row('built-in')['agent']['reach'], row('built-in')['idleParent']['exists']]" <<<"$before")" \
+    test "$(json_get "[row('built-in')['standsOut'], row('built-in')['agent']['reach'], row('built-in')['idleParent']['exists']]" <<<"$before")" \
       = "[False, 'MACHINE', False]"
 fi
 # (the node properties were saved after the first probe: the refresh below probes with them)
@@ -89,13 +87,13 @@ fi
 # --- the administrator runs the fix, then refreshes ------------------------------------------------------------------
 setup_out=$("$ROOT/schedpolicy" setup 2>&1)
 # made here: removed at the end of this file (idle_parent_down), so the checks after it see the machine without it,
-# as 95-faults' idle-parent removal case needs
+# as 94-fault-idle-parent's removal case needs
 [ -z "$parent_was_there" ] && { IDLE_PARENT_MADE=1; CLEANUPS+=("idle_parent_down"); }
 check "fleet: 'schedpolicy setup' made the idle parent ($(tr '\n' ' ' <<<"$setup_out" | cut -c1-80))" \
   test "$(cat "$IDLE_PARENT/cpu.idle" 2>/dev/null)" = 1
 get_status=$(jcurl -o /dev/null -w '%{http_code}' "$J/$FLEET/refresh")
 check "fleet: refresh by GET is refused ($get_status: @POST leaves no GET route) and starts no probe" \
-  test "$get_status $(fleet_json | jget "any(a['probing'] for a in d['agents'])")" = "404 False"
+  test "$get_status $(fleet_json | json_get "any(a['probing'] for a in d['agents'])")" = "404 False"
 check "fleet: refresh by POST without a crumb is refused (403)" \
   test "$(curl -sS -o /dev/null -w '%{http_code}' -X POST "$J/$FLEET/refresh")" = 403
 t0=$(date +%s%N)
@@ -107,54 +105,54 @@ refresh_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 after=$(fleet_json)
 fleet_json '?pretty=true' >"$OUT/fleet.json"
 note "refresh: the POST answered in $page_ms ms; all three probes done after $refresh_ms ms; per node (ms, remoting included):" \
-  "$(jget "', '.join(a['name'] + ' ' + str(a['probeMillis']) for a in d['agents'])" <<<"$after")"
+  "$(json_get "', '.join(a['name'] + ' ' + str(a['probeMillis']) for a in d['agents'])" <<<"$after")"
 note "load average during the refresh: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 # the figure for docs/jenkins.md: five more refreshes, each node's probe time (remoting included)
 for i in 1 2 3 4 5; do
   http_status POST "$FLEET/refresh" >/dev/null; sleep 0.3; wait_probed built-in fleet-nobody fleet-cg
-  fleet_json | jget "' '.join(a['name'] + '=' + str(a['probeMillis']) for a in d['agents'])" >>"$OUT/fleet-refresh-times.txt"
+  fleet_json | json_get "' '.join(a['name'] + '=' + str(a['probeMillis']) for a in d['agents'])" >>"$OUT/fleet-refresh-times.txt"
 done
 note "5 refreshes, ms per node: $(tr '\n' ';' <"$OUT/fleet-refresh-times.txt") load $(cut -d' ' -f1-3 /proc/loadavg)"
 check "fleet: refresh?node=fleet-cg probes that node only (the others stay idle); an unknown node is 404" \
-  test "$(http_status POST "$FLEET/refresh?node=fleet-cg") $(fleet_json | jget "[row(n)['probing'] for n in ('built-in', 'fleet-nobody')]") $(http_status POST "$FLEET/refresh?node=no-such-node")" \
+  test "$(http_status POST "$FLEET/refresh?node=fleet-cg") $(fleet_json | json_get "[row(n)['probing'] for n in ('built-in', 'fleet-nobody')]") $(http_status POST "$FLEET/refresh?node=no-such-node")" \
     = "302 [False, False] 404"
 wait_probed fleet-cg
 # (other check files may have added nodes: the order is checked among this file's three)
 kernel=$(cat /proc/sys/kernel/osrelease)
 check "fleet JSON: every row reports this kernel ($kernel) and the hybrid layout, as the kernel does" \
-  test "$(jget "sorted(set((a['agent']['kernel'], a['agent']['layout']) for a in d['agents'] if a['agent']))" <<<"$after")" = "[('$kernel', 'hybrid')]"
+  test "$(json_get "sorted(set((a['agent']['kernel'], a['agent']['layout']) for a in d['agents'] if a['agent']))" <<<"$after")" = "[('$kernel', 'hybrid')]"
 check "fleet JSON: built-in runs as root in the root cpu cgroup, reach MACHINE, cpu-idle under the idle parent, default batch+nice5 from the global configuration" \
-  test "$(jget "[row('built-in')['agent'][k] for k in ('user','reach')] + [row('built-in')['recommendation']['policy'], row('built-in')['recommendation']['cgroupParent'], row('built-in')['agentDefault'], row('built-in')['agentDefaultSource'], row('built-in')['agent']['taskGroup'].startswith('autogroup')]" <<<"$after")" \
+  test "$(json_get "[row('built-in')['agent'][k] for k in ('user','reach')] + [row('built-in')['recommendation']['policy'], row('built-in')['recommendation']['cgroupParent'], row('built-in')['agentDefault'], row('built-in')['agentDefaultSource'], row('built-in')['agent']['taskGroup'].startswith('autogroup')]" <<<"$after")" \
     = "['root', 'MACHINE', 'cpu-idle', '$IDLE_PARENT', 'batch+nice5', 'global configuration', True]"
 # the idle parent is there and usable, but fleet-cg has no cgroup parent: its groups go under its own cgroup
 check "fleet JSON: fleet-cg (task group cgroup /schedpolicy-live-fleet, no cgroup parent) still stands out after setup: reach AGENT_GROUP though the idle parent is usable; fix: set the cgroup parent, no command" \
-  test "$(jget "[row('fleet-cg')['agent']['taskGroup'], row('fleet-cg')['agent']['reach'], row('fleet-cg')['standsOut'], row('fleet-cg')['idleParent']['usable'], row('fleet-cg')['fix']['title'], row('fleet-cg')['fix']['command'], '$FLEET_CG' in row('fleet-cg')['fix']['reason']]" <<<"$after")" \
+  test "$(json_get "[row('fleet-cg')['agent']['taskGroup'], row('fleet-cg')['agent']['reach'], row('fleet-cg')['standsOut'], row('fleet-cg')['idleParent']['usable'], row('fleet-cg')['fix']['title'], row('fleet-cg')['fix']['command'], '$FLEET_CG' in row('fleet-cg')['fix']['reason']]" <<<"$after")" \
     = "['cgroup /schedpolicy-live-fleet', 'AGENT_GROUP', True, True, 'Set the cgroup parent to the idle parent', None, True]"
 check "fleet JSON: the summary counts 2 that cannot protect, with 2 distinct fixes, each naming its agent" \
-  test "$(jget "str(d['summary']['cannot']) + ' ' + '; '.join(f['title'] + ': ' + ','.join(f['nodes']) for f in sorted(d['summary']['fixes'], key=lambda f: f['title']) if set(f['nodes']) & {'fleet-cg', 'fleet-nobody'})" <<<"$after")" \
+  test "$(json_get "str(d['summary']['cannot']) + ' ' + '; '.join(f['title'] + ': ' + ','.join(f['nodes']) for f in sorted(d['summary']['fixes'], key=lambda f: f['title']) if set(f['nodes']) & {'fleet-cg', 'fleet-nobody'})" <<<"$after")" \
     = "2 Hand the idle parent to the agent's user: fleet-nobody; Set the cgroup parent to the idle parent: fleet-cg"
 # the administrator applies that fix: fleet-cg's launch groups go under the idle parent
 node_property fleet-cg '<dev.schedpolicy.jenkins.SchedPolicyNodeProperty><policy>nice12</policy><cgroupParent>'"$IDLE_PARENT"'</cgroupParent></dev.schedpolicy.jenkins.SchedPolicyNodeProperty>'
 http_status POST "$FLEET/refresh?node=fleet-cg" >/dev/null; sleep 0.3; wait_probed fleet-cg
 after=$(fleet_json)
 check "fleet JSON: with its cgroup parent set to $IDLE_PARENT, fleet-cg reaches the machine, needs no fix, default nice12 (node property)" \
-  test "$(jget "[row('fleet-cg')['agent']['reach'], row('fleet-cg')['standsOut'], row('fleet-cg')['fix'], row('fleet-cg')['recommendation']['cgroupParent'], row('fleet-cg')['agentDefault'], row('fleet-cg')['agentDefaultSource']]" <<<"$after")" \
+  test "$(json_get "[row('fleet-cg')['agent']['reach'], row('fleet-cg')['standsOut'], row('fleet-cg')['fix'], row('fleet-cg')['recommendation']['cgroupParent'], row('fleet-cg')['agentDefault'], row('fleet-cg')['agentDefaultSource']]" <<<"$after")" \
     = "['MACHINE', False, None, '$IDLE_PARENT', 'nice12', 'node property']"
 check "fleet JSON: fleet-nobody first (stands out), then built-in, then fleet-cg" \
-  test "$(jget "[a['name'] for a in d['agents'] if a['name'] in ('fleet-nobody', 'built-in', 'fleet-cg')]" <<<"$after")" = "['fleet-nobody', 'built-in', 'fleet-cg']"
+  test "$(json_get "[a['name'] for a in d['agents'] if a['name'] in ('fleet-nobody', 'built-in', 'fleet-cg')]" <<<"$after")" = "['fleet-nobody', 'built-in', 'fleet-cg']"
 check "fleet JSON: fleet-nobody (uid 65534) cannot write cpu cgroups: idle works, cpu-idle does not, the idle parent is there but not usable" \
-  test "$(jget "[row('fleet-nobody')['agent']['user'], row('fleet-nobody')['agent']['euid'], row('fleet-nobody')['agent']['cpuControllerWritable'], {c['name']: c['usable'] for c in row('fleet-nobody')['capabilities']}['idle'], {c['name']: c['usable'] for c in row('fleet-nobody')['capabilities']}['cpu-idle'], row('fleet-nobody')['idleParent']['exists'], row('fleet-nobody')['idleParent']['usable']]" <<<"$after")" \
+  test "$(json_get "[row('fleet-nobody')['agent']['user'], row('fleet-nobody')['agent']['euid'], row('fleet-nobody')['agent']['cpuControllerWritable'], {c['name']: c['usable'] for c in row('fleet-nobody')['capabilities']}['idle'], {c['name']: c['usable'] for c in row('fleet-nobody')['capabilities']}['cpu-idle'], row('fleet-nobody')['idleParent']['exists'], row('fleet-nobody')['idleParent']['usable']]" <<<"$after")" \
     = "['nobody', 65534, False, True, False, True, False]"
 check "fleet JSON: fleet-nobody stands out, reach TASK_GROUP, recommendation idle, fix 'sudo schedpolicy setup --user nobody'" \
-  test "$(jget "[row('fleet-nobody')['standsOut'], row('fleet-nobody')['agent']['reach'], row('fleet-nobody')['recommendation']['policy'], row('fleet-nobody')['fix']['command'], row('fleet-nobody')['agentDefault']]" <<<"$after")" \
+  test "$(json_get "[row('fleet-nobody')['standsOut'], row('fleet-nobody')['agent']['reach'], row('fleet-nobody')['recommendation']['policy'], row('fleet-nobody')['fix']['command'], row('fleet-nobody')['agentDefault']]" <<<"$after")" \
     = "[True, 'TASK_GROUP', 'idle', 'sudo schedpolicy setup --user nobody', 'idle']"
 check "fleet JSON: the idle parent's state matches the cgroup filesystem (exists, cpu.idle $(cat $IDLE_PARENT/cpu.idle))" \
-  test "$(jget "set((a['idleParent']['path'], a['idleParent']['exists'], a['idleParent']['idle']) for a in d['agents'] if a['agent'])" <<<"$after")" = "{('$IDLE_PARENT', True, True)}"
+  test "$(json_get "set((a['idleParent']['path'], a['idleParent']['exists'], a['idleParent']['idle']) for a in d['agents'] if a['agent'])" <<<"$after")" = "{('$IDLE_PARENT', True, True)}"
 
 # --- label filter, text form -------------------------------------------------------------------------------------
-all_rows=$(jget "len(d['agents'])" <<<"$after")
+all_rows=$(json_get "len(d['agents'])" <<<"$after")
 check "fleet: ?label=fleet keeps the two agents, ?label=cg one, a bad expression says so and keeps all $all_rows" \
-  test "$(fleet_json '?label=fleet' | jget "len(d['agents'])") $(fleet_json '?label=cg' | jget "[a['name'] for a in d['agents']]") $(fleet_json '?label=fleet%26%26' | jget "(len(d['agents']), d['labelError'] is not None)")" \
+  test "$(fleet_json '?label=fleet' | json_get "len(d['agents'])") $(fleet_json '?label=cg' | json_get "[a['name'] for a in d['agents']]") $(fleet_json '?label=fleet%26%26' | json_get "(len(d['agents']), d['labelError'] is not None)")" \
     = "2 ['fleet-cg'] ($all_rows, True)"
 jcurl "$J/$FLEET/fleet.txt" >"$OUT/fleet.txt"
 check "fleet.txt: one STANDS-OUT line for fleet-nobody with its fix, ok lines for the others" \
@@ -178,11 +176,11 @@ after=$(fleet_json)
 fleet_json '?pretty=true' >"$OUT/fleet-after-benchmark.json"
 # (built-in may also show a topology only an earlier job measured there, e.g. 60-benchmark's: newest per topology)
 check "fleet JSON: built-in's and fleet-cg's rows each have verdicts linked to their own benchmark page of build $BUILD; fleet-nobody none" \
-  test "$(jget "('job/p-fleet-bench/$BUILD/schedpolicy-benchmark/' in [v['url'] for v in row('built-in')['verdicts']], sorted(set(v['url'] for v in row('fleet-cg')['verdicts'])), len(row('fleet-nobody')['verdicts']))" <<<"$after")" \
+  test "$(json_get "('job/p-fleet-bench/$BUILD/schedpolicy-benchmark/' in [v['url'] for v in row('built-in')['verdicts']], sorted(set(v['url'] for v in row('fleet-cg')['verdicts'])), len(row('fleet-nobody')['verdicts']))" <<<"$after")" \
     = "(True, ['job/p-fleet-bench/$BUILD/schedpolicy-benchmark-fleet-cg/'], 0)"
 check "fleet: both benchmark pages of the build answer, each with its own report (200 200)" \
   test "$(jcurl -o /dev/null -w '%{http_code}' "$J/job/p-fleet-bench/$BUILD/schedpolicy-benchmark/reportJson") $(jcurl -o /dev/null -w '%{http_code}' "$J/job/p-fleet-bench/$BUILD/schedpolicy-benchmark-fleet-cg/reportJson")" = "200 200"
-note "verdicts: built-in: $(jget "'; '.join(v['line'] for v in row('built-in')['verdicts'])" <<<"$after") | fleet-cg: $(jget "'; '.join(v['line'] for v in row('fleet-cg')['verdicts'])" <<<"$after")"
+note "verdicts: built-in: $(json_get "'; '.join(v['line'] for v in row('built-in')['verdicts'])" <<<"$after") | fleet-cg: $(json_get "'; '.join(v['line'] for v in row('fleet-cg')['verdicts'])" <<<"$after")"
 
 # --- the page ------------------------------------------------------------------------------------------------------
 page=$(browser open "$J/$FLEET/" shot "$OUT/screenshots/fleet.png" eval '[
@@ -200,16 +198,16 @@ check "fleet page: 3 compact rows, fleet-nobody marked (reach 'task group'), its
 check "fleet page: the agent-reported cgroup parent '<i>fleet</i>' is shown as text in the fix, not markup (0 <i> elements)" \
   bash -c "[[ '$page' == *'|0|true' ]]"
 summary=$(browser open "$J/$FLEET/" eval '["schedpolicy-fleet-summary b", "schedpolicy-standing-out"].map((q, i) => i == 0 ? document.querySelector("#" + q).innerText : document.getElementById(q).innerText).join("|")')
-nodes_now=$(fleet_json | jget "len(d['agents'])")
+nodes_now=$(fleet_json | json_get "len(d['agents'])")
 check "fleet page: the summary counts $nodes_now nodes and 1 that cannot protect ($summary)" test "$summary" = "$nodes_now|1"
 cannot=$(browser open "$J/$FLEET/?state=cannot&sort=name" eval '[...document.querySelectorAll("#schedpolicy-fleet tbody tr[data-node]")].map(r => r.dataset.node).join(",") + "|" + document.querySelector("#schedpolicy-state").value')
 check "fleet page: ?state=cannot shows only fleet-nobody, and the state menu says so ($cannot)" test "$cannot" = "fleet-nobody|cannot"
-bad=$(jcurl "$J/$FLEET/api/json?state=broken" | jget "(d['queryError'], len(d['agents']) == $nodes_now)")
+bad=$(jcurl "$J/$FLEET/api/json?state=broken" | json_get "(d['queryError'], len(d['agents']) == $nodes_now)")
 check "fleet: a state it does not know is refused in words with the allowed ones, and every row shows ($bad)" \
   test "$bad" = "(\"state 'broken' is not one of all, cannot, protects, unknown, offline\", True)"
-paged=$(fleet_json '?size=1&page=2&sort=name' | jget "(d['paging']['pages'], [a['name'] for a in d['agents']])")
+paged=$(fleet_json '?size=1&page=2&sort=name' | json_get "(d['paging']['pages'], [a['name'] for a in d['agents']])")
 check "fleet JSON: ?size=1&page=2&sort=name gives the second node by name, one of $nodes_now pages ($paged)" \
-  test "$paged" = "($nodes_now, ['$(fleet_json | jget "sorted(a['name'] for a in d['agents'])[1]")'])"
+  test "$paged" = "($nodes_now, ['$(fleet_json | json_get "sorted(a['name'] for a in d['agents'])[1]")'])"
 agent=$(browser open "$J/$FLEET/agent/fleet-nobody/" shot "$OUT/screenshots/fleet-agent.png" eval '[
   document.querySelector("h1").innerText,
   document.querySelector("#schedpolicy-agent-fix .schedpolicy-fix-command").innerText,
@@ -232,7 +230,7 @@ t0=$(date +%s%N)
 stopped=$(fleet_json)
 took=$(( ($(date +%s%N) - t0) / 1000000 ))
 check "fleet: with fleet-cg's JVM stopped (SIGSTOP), api/json answers in ${took} ms (< 3000) and says fleet-cg is being probed" \
-  test "$((took < 3000)) $(jget "row('fleet-cg')['probing']" <<<"$stopped")" = "1 True"
+  test "$((took < 3000)) $(json_get "row('fleet-cg')['probing']" <<<"$stopped")" = "1 True"
 kill -CONT "$CG_PID" $(pgrep -P "$CG_PID") 2>/dev/null
 { kill -KILL -- "-$NOBODY_PID"; wait "$NOBODY_PID"; } 2>/dev/null
 for _ in $(seq 60); do online fleet-nobody || break; sleep 0.5; done
@@ -240,9 +238,9 @@ t0=$(date +%s%N)
 gone=$(fleet_json)
 took=$(( ($(date +%s%N) - t0) / 1000000 ))
 check "fleet: fleet-nobody offline: its row says offline and keeps its last probe with its age; answered in ${took} ms" \
-  test "$(jget "[row('fleet-nobody')['online'], row('fleet-nobody')['agent']['user'], row('fleet-nobody')['probeAgeSeconds'] >= 0]" <<<"$gone")" = "[False, 'nobody', True]"
+  test "$(json_get "[row('fleet-nobody')['online'], row('fleet-nobody')['agent']['user'], row('fleet-nobody')['probeAgeSeconds'] >= 0]" <<<"$gone")" = "[False, 'nobody', True]"
 wait_probed fleet-cg
-note "fleet-cg after SIGCONT: $(fleet_json | jget "row('fleet-cg')['probeState']")"
+note "fleet-cg after SIGCONT: $(fleet_json | json_get "row('fleet-cg')['probeState']")"
 
 # --- permissions: a security realm with an administrator and a SystemRead-only user ------------------------------------
 secure=$(groovy '
@@ -267,7 +265,7 @@ print "secured"')
 ucurl() {
   local jar="$OUT/cookies-$1" c
   rm -f "$jar"
-  c=$(curl -sS -u "$1:$2" -b "$jar" -c "$jar" "$J/crumbIssuer/api/json" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["crumbRequestField"] + ":" + d["crumb"])')
+  c=$(user_crumb "$1" "$2" "$jar")
   curl -sS -o /dev/null -w '%{http_code}' -u "$1:$2" -b "$jar" -c "$jar" -H "$c" -X "$3" "$J/$4"
 }
 check "permissions: security on ($secure): anonymous gets 403 on the page" \
@@ -282,7 +280,7 @@ check "permissions: the SystemRead user's page has no refresh button, the admini
   "$(curl -sS -u fleet-reader:fleet-reader-password-1 "$J/$FLEET/" | grep -c schedpolicy-refresh) $(curl -sS -u fleet-admin:fleet-admin-password-1 "$J/$FLEET/" | grep -c schedpolicy-refresh)" = "0 1"
 # back to the suite's unsecured Jenkins, as the administrator
 jar="$OUT/cookies-fleet-admin"
-c=$(curl -sS -u fleet-admin:fleet-admin-password-1 -b "$jar" -c "$jar" "$J/crumbIssuer/api/json" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["crumbRequestField"] + ":" + d["crumb"])')
+c=$(user_crumb fleet-admin fleet-admin-password-1 "$jar")
 curl -sS -u fleet-admin:fleet-admin-password-1 -b "$jar" -c "$jar" -H "$c" -X POST "$J/scriptText" --data-urlencode \
   'script=import hudson.security.*; def j = jenkins.model.Jenkins.get(); j.setSecurityRealm(SecurityRealm.NO_AUTHENTICATION); j.setAuthorizationStrategy(AuthorizationStrategy.UNSECURED); j.save(); print "unsecured"' >/dev/null
 CRUMB=

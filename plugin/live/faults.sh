@@ -1,0 +1,147 @@
+# The fault checks' shared vocabulary (checks/*-fault-*.sh source it, then call faults_begin): faults around a running
+# block, each check one kind of fault. Each case says what the user sees (result, console), what the kernel shows
+# (/proc of the block's processes, found by a FAULTMARK variable in their environment) and what is left on the machine
+# afterwards (cgroups schedpolicy-PID-* of every JVM involved, handshake entries in the agent's state directory,
+# processes), repeated FAULT_CYCLES times (1 by default; docs/no-leak.md gives 20 cycles, two runs of 10).
+# Groups a dead JVM left are what the next start removes: after each case an engine start (the agent's, or a
+# `schedpolicy run` with a cgroup policy) is made, and only what survives it counts as left over.
+# The fault agent, its folder and the list of dead JVMs are made by the first fault check of a run and kept for the next.
+CYCLES=${FAULT_CYCLES:-1}
+
+# faults_begin WHAT [SETUP]: the counters of one check, no default policy, the fault agent online (started with SETUP,
+# see fa_start), said in one check line
+faults_begin() {
+  FAULTS_WHAT=$1 FAULTS_T0=$(date +%s) FAULTS=0 LEFTOVERS=0 SWEPT=0
+  JVMS+=("$JENKINS_PID")
+  # a session of our own: an earlier check may have talked to another Jenkins on 127.0.0.1 (curl keeps cookies per host)
+  reset_session
+  # no default policy from earlier checks (86-fleet leaves batch+nice5): each block here says all it asks for
+  groovy 'dev.schedpolicy.jenkins.SchedPolicyConfiguration.get().setDefaultPolicy(""); print "ok"' >/dev/null
+  fa_start "${2:-true}"
+  check "faults ($1): inbound agent fault-agent is online (state directory $STATE)" fa_online
+}
+# faults_end: what the check injected and left, in one check line; the fault agent stopped
+faults_end() {
+  check "faults ($FAULTS_WHAT): $FAULTS faults injected in $CYCLES cycles per case; $SWEPT groups of dead JVMs removed by the next start; $LEFTOVERS leftovers" \
+    test "$LEFTOVERS" = 0
+  note "faults ($FAULTS_WHAT): $(( $(date +%s) - FAULTS_T0 )) s for $CYCLES cycles; load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
+  fa_stop
+}
+
+# policy_of PID: scheduling class (field 41 of /proc/PID/stat); cg_of PID (lib.sh): its cpu cgroup
+policy_of() { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f39; }
+# kernel_all MARK CLASS GROUP-PREFIX: every process of the block runs in CLASS, in a group whose path starts so
+kernel_all() {
+  local p n=0 cls cg
+  for p in $(procs_marked "$1"); do
+    cls=$(policy_of "$p") cg=$(cg_of "$p")
+    [ -n "$cls" ] && [ -n "$cg" ] || continue  # ended since it was listed (the wait loop's sleeps come and go)
+    [ "$cls" = "$2" ] || { echo "pid $p class $cls"; return 1; }
+    [[ "$cg" == $3* ]] || { echo "pid $p cgroup $cg"; return 1; }
+    n=$((n + 1))
+  done
+  [ "$n" -gt 0 ]
+}
+no_procs_marked() { [ -z "$(procs_marked "$1")" ]; }
+# sigkill_jvm PID: the fault itself: SIGKILL, counted, its groups noted as a dead JVM's, waited for until it is gone
+sigkill_jvm() {
+  kill -KILL "$1"; wait "$1" 2>/dev/null; gone "$1"; FAULTS=$((FAULTS + 1))
+  for _ in $(seq 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+}
+# PIDs wrap within minutes on a busy machine, and another program's engine may then make groups under a dead JVM's
+# PID: a dead JVM's groups are the ones it had when it died (gone PID), not whatever carries its PID later
+gone() { groups_made_by "$1" >>"$FD/dead-groups"; echo "$1" >>"$FD/dead-pids"; }
+dead_now() { while read -r g; do [ -d "$g" ] && echo "$g"; done <"$FD/dead-groups"; return 0; }
+ours_now() { # groups of the live JVMs of the fault checks, and those the dead ones left that still exist
+  local p
+  for p in "${JVMS[@]}"; do kill -0 "$p" 2>/dev/null && ! grep -qx "$p" "$FD/dead-pids" 2>/dev/null && groups_made_by "$p"; done
+  dead_now
+}
+none_of_ours() { [ -z "$(ours_now)" ]; }
+handshakes() { find "$STATE" -mindepth 1 -maxdepth 1 ! -name 'park-shim-*.sh' 2>/dev/null; }
+# next_start: an engine start that creates a group under the root cpu cgroup, which sweeps the empty groups of dead
+# creators there (StaleGroups); what it leaves is counted
+next_start() { (cd "$ROOT" && ./schedpolicy run --cpu-quota 50 -- true) >>"$OUT/checks.log" 2>&1; }
+# leftovers MARK: processes of MARK, groups of every JVM of the fault checks, handshake entries; counted, said in LEFT
+leftovers() {
+  local procs groups hs before
+  wait_for 30 no_procs_marked "$1"
+  # a live agent's registry reaps an empty group of a launch outside any block every 15 s
+  wait_for 20 none_of_ours
+  before=$(dead_now | grep -c .)
+  next_start
+  groups=$(ours_now) procs=$(procs_marked "$1") hs=$(handshakes)
+  SWEPT=$((SWEPT + before - $(dead_now | grep -c .)))
+  LEFT="$(wc -w <<<"$procs") processes, $(grep -c . <<<"$groups") groups, $(grep -c . <<<"$hs") handshake entries"
+  LEFTOVERS=$((LEFTOVERS + $(wc -w <<<"$procs") + $(grep -c . <<<"$groups") + $(grep -c . <<<"$hs")))
+  [ -z "$procs$groups$hs" ] || {
+    echo "left after $1: $procs $groups $hs" >>"$OUT/checks.log"
+    local g q
+    for g in $groups; do for q in $(cat "$g/cgroup.procs" 2>/dev/null); do
+      echo "  in $g: $q $(tr '\0' ' ' <"/proc/$q/cmdline" 2>/dev/null | cut -c1-120)" >>"$OUT/checks.log"; done; done
+    return 1
+  }
+}
+reset_session() { CRUMB=; rm -f "$OUT/cookies"; }
+
+# restart_jenkins: the controller started again on the same JENKINS_HOME, exactly as suite.sh started it (its log
+# appended to the same file, so the plugin's warnings of both runs are looked for at the end)
+restart_jenkins() {
+  local up; up=$(grep -c 'Jenkins is fully up and running' "$OUT/jenkins.log")
+  start_jenkins "$JHOME" "$PORT" "$OUT/jenkins.log"
+  JENKINS_PID=$JPID
+  JVMS+=("$JENKINS_PID")
+  reset_session
+  wait_jenkins "$JENKINS_PID" "$OUT/jenkins.log" 240 "$up"
+}
+
+# the fault agent: an inbound agent (WebSocket) with its own state directory (XDG_RUNTIME_DIR); fa_start [SETUP]
+# runs SETUP (shell, as root) in a private mount namespace of the agent's own before it becomes the agent JVM
+fa_online() { agent_online fault-agent; }
+fa_start() {
+  # shellcheck disable=SC2016 # "$@" is the agent's command, expanded by the inner sh
+  start_inbound_agent fault-agent "$FD" "$OUT/agent-fault.log" \
+    unshare -m --propagation private sh -c "${1:-true}"' && exec "$@"' fault-setup env XDG_RUNTIME_DIR="$RUNDIR"
+  FA_PID=$AGENT_STARTED
+  JVMS+=("$FA_PID")
+  for _ in $(seq 240); do fa_online && return 0; kill -0 "$FA_PID" 2>/dev/null || return 1; sleep 0.5; done
+  return 1
+}
+fa_stop() { # SIGTERM, as a service manager stops it
+  kill -TERM "$FA_PID" 2>/dev/null
+  for _ in $(seq 100); do kill -0 "$FA_PID" 2>/dev/null || break; sleep 0.2; done
+  kill -KILL "$FA_PID" 2>/dev/null
+  wait "$FA_PID" 2>/dev/null
+  gone "$FA_PID"
+  for _ in $(seq 100); do fa_online || return 0; sleep 0.2; done
+}
+# blocking_job NAME NODE POLICY-ARGS [AFTER-BLOCK]: a policed sh that says what it runs under, waits for a go flag,
+# and says it again
+blocking_job() {
+  pipeline_job "$1" <<G
+node('$2') {
+  withEnv(['FAULTMARK=$1']) {
+    withSchedPolicy($3) {
+      sh '$KV $1-before; : > $FLAGS/$1-started; set +x; while [ ! -e $FLAGS/$1-go ]; do sleep 0.2; done; $KV $1-after'
+    }
+    ${4:-}
+  }
+}
+G
+}
+fresh_flags() { rm -f "$FLAGS/$1-started" "$FLAGS/$1-go"; }
+# started_blocking NAME: starts the blocking job's build and prints its number once its sh runs
+started_blocking() { local n; n=$(start_build "$1") && wait_for 120 test -e "$FLAGS/$1-started" && echo "$n"; }
+
+# the fault agent's folder and node, made once per run
+if [ -z "${FD:-}" ]; then
+  FD=$(mktemp -d "${TMPDIR:-/tmp}/schedpolicy-live-faults.XXXXXX")
+  CLEANUPS+=("rm -rf '$FD'")
+  FLAGS=$FD/flags RUNDIR=$FD/run
+  mkdir -p "$FLAGS" "$RUNDIR" && chmod 700 "$RUNDIR"
+  STATE=$RUNDIR/schedpolicy  # the fault agent's state directory: XDG_RUNTIME_DIR=$RUNDIR (StateDirs.choose)
+  JVMS=()                    # every controller and agent JVM of the fault checks: their groups are looked for
+  : >"$FD/dead-groups"
+  reset_session
+  create_inbound_node fault-agent fault "$FD" 2 faults
+fi
