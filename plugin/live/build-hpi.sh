@@ -9,7 +9,8 @@
 #
 # PLUGINS_DIR holds the .jpi/.hpi files of the plugins this one depends on (a JENKINS_HOME/plugins
 # folder will do). The manifest declares the war's Jenkins version and the versions of the plugins found.
-# Needs a JDK (javac, jar) and builds the engine with ./mvnw when its jar is missing or older than its sources.
+# Needs a JDK (javac, jar) and python3 (the Messages classes), and builds the engine with ./mvnw when its jar is missing
+# or older than its sources.
 # The manifest has what maven-hpi-plugin writes for Jenkins to read; compare-hpi.sh checks the two .hpi load the same.
 set -euo pipefail
 usage() { echo "usage: $0 JENKINS_WAR PLUGINS_DIR [OUT.hpi]" >&2; exit 2; }
@@ -71,7 +72,9 @@ CP=$(find "$WORK/war/WEB-INF/lib" "$WORK/war/executable" "$WORK/plugins" "$WORK/
 mkdir -p "$WORK/classes"
 # -parameters and -g as in Maven's build: Stapler takes a web method's parameter names from the class (MethodParameters,
 # then the debug table) before its .stapler files, which javac's annotation rounds do not always write (compare-hpi.sh).
-find "$ROOT/plugin/src/main/java" -name '*.java' | sort > "$WORK/sources.txt"
+# the Messages classes of Messages.properties, as the plugin parent's localizer-maven-plugin generates them
+python3 "$ROOT/plugin/live/localizer.py" "$ROOT/plugin/src/main/resources" "$WORK/localizer" >/dev/null
+find "$ROOT/plugin/src/main/java" "$WORK/localizer" -name '*.java' | sort > "$WORK/sources.txt"
 javac --release 17 -encoding UTF-8 -parameters -g -nowarn -d "$WORK/classes" -cp "$CP" -processorpath "$CP" \
   @"$WORK/sources.txt"
 cp -R "$ROOT/plugin/src/main/resources/." "$WORK/classes/"

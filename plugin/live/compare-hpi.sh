@@ -103,7 +103,17 @@ for e in classes:
     if va != vb:
         differences.append(f"{OWN}: {e} class file version {int.from_bytes(va, 'big')} / {int.from_bytes(vb, 'big')}")
 def members(root):
-    return javap(root, "-p", *[c[:-len(".class")].replace("/", ".") for c in classes])
+    # each class's members in name order: javac keeps the source's order, and the localizer writes a Messages class's
+    # methods in its hash table's order, localizer.py in the keys' order; the order does not change what Jenkins loads
+    blocks, current = [], []
+    for line in javap(root, "-p", *[c[:-len(".class")].replace("/", ".") for c in classes]).splitlines():
+        if line.startswith("  "):
+            current.append(line)
+        else:
+            blocks.extend(sorted(current))
+            current = []
+            blocks.append(line)
+    return blocks + sorted(current)
 if members(a) != members(b):
     differences.append(f"{OWN}: the classes' members differ (javap -p)")
 for root, label in ((za, name_a), (zb, name_b)):

@@ -197,6 +197,8 @@ final class AgentCalls {
         private final String agentDefault;
         private final BenchmarkCaps caps;
         private final TaskListener listener;
+        // made here, on the controller: the progress lines are printed on the agent, which need not load the Messages
+        private final String linePrefix = Messages.Console_line("");
 
         /**
          * @param agentDefault the node's default policy: the engine floors every process of the benchmark by it
@@ -215,7 +217,7 @@ final class AgentCalls {
         @Override
         public String call() {
             return AgentBenchmark.run(runKey, request, limits, agentDefault, caps,
-                    line -> listener.getLogger().println("[schedpolicy] " + line));
+                    line -> listener.getLogger().println(linePrefix + line));
         }
     }
 

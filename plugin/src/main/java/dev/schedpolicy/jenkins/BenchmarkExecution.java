@@ -70,7 +70,7 @@ final class BenchmarkExecution extends SynchronousNonBlockingStepExecution<Void>
         Computer computer = context.get(Computer.class);
         VirtualChannel channel = computer == null ? null : computer.getChannel();
         if (node == null || channel == null) {
-            throw new AbortException("[schedpolicy] schedBenchmark needs an online node");
+            throw new AbortException(Messages.Console_benchmarkNeedsOnlineNode());
         }
         BenchmarkStep.checkPermission(run.getParent());
         String classpath = workloadClasspath(node, channel);
@@ -82,13 +82,13 @@ final class BenchmarkExecution extends SynchronousNonBlockingStepExecution<Void>
                     NodeDefaults.policyFor(node), SchedPolicyConfiguration.get().toBenchmarkCaps(), listener));
         } catch (IllegalArgumentException e) {
             // the engine's refusals (a cap, a policy not allowed here) say what is allowed in one line
-            throw new AbortException("[schedpolicy] " + e.getMessage());
+            throw new AbortException(Messages.Console_line(e.getMessage()));
         }
         Throwable aborted = abortedBy;
         if (aborted != null) {
             BenchmarkBuildAction.addTo(run, new BenchmarkResult(json, "", node.getNodeName(), step.gate().topology()));
-            listener.getLogger().println("[schedpolicy] benchmark stopped, the build was aborted; the runs done so far are kept");
-            throw aborted instanceof Exception e ? e : new AbortException("[schedpolicy] the build was aborted: " + aborted);
+            listener.getLogger().println(Messages.Console_benchmarkStopped());
+            throw aborted instanceof Exception e ? e : new AbortException(Messages.Console_buildAborted(aborted));
         }
         BenchmarkGate gate = step.gate();
         BenchmarkSummary summary = BenchmarkSummary.fromJson(json);
@@ -96,17 +96,17 @@ final class BenchmarkExecution extends SynchronousNonBlockingStepExecution<Void>
         BenchmarkBuildAction.addTo(run, new BenchmarkResult(json, gate.enabled() ? verdict.message() : "", node.getNodeName(),
                 gate.topology()));
         if (summary.partial()) {
-            listener.getLogger().println("[schedpolicy] the benchmark result is partial: " + summary.partialReason());
+            listener.getLogger().println(Messages.Console_benchmarkPartial(summary.partialReason()));
         }
         switch (verdict.outcome()) {
-            case FAILURE -> throw new AbortException("[schedpolicy] benchmark gate: " + verdict.message());
+            case FAILURE -> throw new AbortException(Messages.Console_benchmarkGate(verdict.message()));
             case UNSTABLE -> {
-                listener.getLogger().println("[schedpolicy] benchmark gate: " + verdict.message());
+                listener.getLogger().println(Messages.Console_benchmarkGate(verdict.message()));
                 run.setResult(Result.UNSTABLE);
             }
             default -> {
                 if (gate.enabled()) {
-                    listener.getLogger().println("[schedpolicy] benchmark gate passed: " + verdict.message());
+                    listener.getLogger().println(Messages.Console_benchmarkGatePassed(verdict.message()));
                 }
             }
         }

@@ -54,9 +54,7 @@ public class BenchmarkStep extends Step {
     static void checkPermission(final Job<?, ?> job) throws AbortException {
         org.springframework.security.core.Authentication auth = Jenkins.getAuthentication2();
         if (!job.hasPermission2(auth, BENCHMARK)) {
-            throw new AbortException("[schedpolicy] schedBenchmark needs the permission Job/" + BENCHMARK.name + " on "
-                    + job.getFullName() + ", which " + auth.getName() + " (who this build runs as) lacks: an administrator grants it"
-                    + " under Manage Jenkins » Security (a benchmark loads the agent that other builds share)");
+            throw new AbortException(Messages.Console_benchmarkNeedsPermission(BENCHMARK.name, job.getFullName(), auth.getName()));
         }
     }
 

@@ -42,7 +42,7 @@ public class BlockFinisher extends RunListener<Run<?, ?>> {
                 UsageRecord usage = channel == null ? UsageRecord.NONE : channel.call(new AgentCalls.FinishBlock(b.blockKey(), b.cgroupPaths()));
                 action.finishBlock(b.blockKey(), usage);
                 if (usage.groups() > 0) {
-                    listener.getLogger().println("[schedpolicy] build cgroup usage: " + usage.describe());
+                    listener.getLogger().println(Messages.Console_buildUsage(usage.describe()));
                 }
             } catch (IOException | RuntimeException e) {
                 LOGGER.log(Level.WARNING, "cannot end the Sched Policy block of " + run, e);

@@ -40,24 +40,24 @@ final class BlockStarter {
         BlockStart start = channel.call(new AgentCalls.StartBlock(blockKey, NodeDefaults.policyFor(node), enclosing, requested,
                 NodeDefaults.limits(), NodeDefaults.cgroupParentFor(node)));
         if (start.failure().isPresent()) {
-            throw new AbortException("[schedpolicy] " + kind + ": " + start.failure().get());
+            throw new AbortException(Messages.Console_stepFailed(kind, start.failure().get()));
         }
         for (String w : start.warnings()) {
-            listener.getLogger().println("[schedpolicy] warning: " + w);
+            listener.getLogger().println(Messages.Console_warning(w));
         }
-        listener.getLogger().println("[schedpolicy] " + ConsoleNotes.block(start));
+        listener.getLogger().println(Messages.Console_line(ConsoleNotes.block(start)));
         SchedPolicyAction action = SchedPolicyAction.of(run);
         String root = Jenkins.get().getRootUrl();
         String base = root == null ? "" : root;
         Optional<String> reach = ConsoleNotes.reach(start, nodeName(node), base + run.getUrl() + "#" + SchedPolicyAction.ANCHOR,
                 base + "manage/" + FleetLink.URL + "/?label=" + URLEncoder.encode(LabelAtom.escape(nodeName(node)), StandardCharsets.UTF_8));
         if (reach.isPresent() && action.firstReachNote(nodeName(node))) {
-            listener.getLogger().println("[schedpolicy] " + reach.get());
+            listener.getLogger().println(Messages.Console_line(reach.get()));
         }
         BlockRecord record = BlockRecord.started(kind, nodeName(node), start);
         Optional<String> containers = ContainerLaunches.nodeNote(node == null ? "" : node.getClass().getName());
         if (containers.isPresent()) {
-            listener.getLogger().println("[schedpolicy] warning: " + containers.get());
+            listener.getLogger().println(Messages.Console_warning(containers.get()));
             record = record.withWarning(containers.get());
         }
         action.addBlock(record);

@@ -199,7 +199,7 @@ public class MeasuredLaunches extends InvisibleAction {
         try {
             String refused = channel.call(new AgentCalls.Measure(id, name.text(), run == null ? "" : run.getParent().getFullName()));
             if (!refused.isEmpty()) {
-                log.println("[schedpolicy] not measured: " + refused);
+                log.println(Messages.Console_notMeasured(refused));
                 if (run != null) {
                     // the page says it too: a build whose work all ran in containers must not look measured by the
                     // few launches outside them
@@ -208,7 +208,7 @@ public class MeasuredLaunches extends InvisibleAction {
                 return;
             }
         } catch (IOException | InterruptedException | RuntimeException e) {
-            log.println("[schedpolicy] not measured: " + e.getMessage());
+            log.println(Messages.Console_notMeasured(e.getMessage()));
             return;
         }
         if (run != null) {

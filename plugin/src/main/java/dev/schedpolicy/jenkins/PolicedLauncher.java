@@ -138,7 +138,7 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
             throw (IOException) new InterruptedIOException("interrupted while preparing the launch").initCause(e);
         } catch (RuntimeException e) {
             // includes the engine's refusals of container launches, which say why and what to use instead
-            throw new AbortException("[schedpolicy] cannot police this launch: " + e.getMessage());
+            throw new AbortException(Messages.Console_cannotPolice(e.getMessage()));
         }
     }
 
@@ -150,15 +150,15 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
             abortQuietly(channel, prepared.id(), "the build was interrupted");
             throw (IOException) new InterruptedIOException("interrupted while applying " + settings.policy()).initCause(e);
         } catch (AbortedLaunchException e) {
-            throw new AbortException("[schedpolicy] " + e.getMessage());
+            throw new AbortException(Messages.Console_line(e.getMessage()));
         } catch (RuntimeException e) {
             // the engine refused under on-unsupported=fail: the shim exits 125 without running the command
-            throw new AbortException("[schedpolicy] " + settings.policy() + " could not be applied: " + e.getMessage());
+            throw new AbortException(Messages.Console_notApplied(settings.policy(), e.getMessage()));
         }
         // the policy the engine applied: floored by the default of the node the launch ran on
-        getListener().getLogger().println("[schedpolicy] " + record.policy() + ": " + record.describe());
+        getListener().getLogger().println(Messages.Console_launchVerified(record.policy(), record.describe()));
         for (String w : record.warnings()) {
-            getListener().getLogger().println("[schedpolicy] warning: " + w);
+            getListener().getLogger().println(Messages.Console_warning(w));
         }
         // a Pipeline's log is buffered on the controller: without this, a controller killed while the command
         // runs loses the line that says how it runs (the live suite's 88-fault-restart)

@@ -86,7 +86,7 @@ public final class PolicyFields implements Describable<PolicyFields>, Serializab
         try {
             return toCompact();
         } catch (InvalidPolicyException e) {
-            throw new AbortException("[schedpolicy] " + stepName + ": " + e.getMessage());
+            throw new AbortException(Messages.Console_stepFailed(stepName, e.getMessage()));
         }
     }
 

@@ -109,7 +109,7 @@ public class SchedPolicyWrapper extends BuildWrapper {
             throws IOException, InterruptedException {
         VirtualChannel channel = launcher.getChannel();
         if (channel == null) {
-            throw new AbortException("[schedpolicy] the build's node is offline");
+            throw new AbortException(Messages.Console_buildNodeOffline());
         }
         LaunchSettings settings = BlockStarter.start(KIND, build, build.getBuiltOn(), channel, null, fields.toCompact(), listener);
         return PolicedLauncher.around(launcher, settings);

@@ -169,7 +169,7 @@ public class WithSchedPolicyStep extends Step {
             // before the block starts on the agent: a refused block leaves nothing to end
             Optional<String> inside = ContainerLaunches.blockInside(LauncherChain.classesOf(context.get(LauncherDecorator.class), node));
             if (inside.isPresent()) {
-                throw new AbortException("[schedpolicy] " + KIND + ": " + inside.get());
+                throw new AbortException(Messages.Console_stepFailed(KIND, inside.get()));
             }
             LaunchSettings settings;
             try {
@@ -178,8 +178,7 @@ public class WithSchedPolicyStep extends Step {
             } catch (InterruptedException e) {
                 // aborted while the agent probed the block (a slow launch handshake): the bare InterruptedException
                 // reached the console as a stack trace; an abort is one line and the ABORTED result
-                context.get(TaskListener.class).getLogger().println("[schedpolicy] " + KIND
-                        + ": the build was aborted while the agent probed the block's policy; the body did not run");
+                context.get(TaskListener.class).getLogger().println(Messages.Console_abortedWhileProbing(KIND));
                 throw new FlowInterruptedException(Result.ABORTED, true);
             }
             blockKey = settings.blockKey();
@@ -227,7 +226,7 @@ public class WithSchedPolicyStep extends Step {
                 }
                 action.finishBlock(key, usage);
                 if (usage.groups() > 0) {
-                    context.get(TaskListener.class).getLogger().println("[schedpolicy] block cgroup usage: " + usage.describe());
+                    context.get(TaskListener.class).getLogger().println(Messages.Console_blockUsage(usage.describe()));
                 }
             }
         }
@@ -241,11 +240,10 @@ public class WithSchedPolicyStep extends Step {
                     return channel.call(new AgentCalls.FinishBlock(key, List.of()));
                 }
             } catch (IOException | RuntimeException e) {
-                listener.getLogger().println("[schedpolicy] warning: cannot end the block on node " + nodeName + ": " + e.getMessage());
+                listener.getLogger().println(Messages.Console_cannotEndBlock(nodeName, e.getMessage()));
                 return UsageRecord.NONE;
             }
-            listener.getLogger().println("[schedpolicy] warning: node " + nodeName + " is offline; the agent removes the block's"
-                    + " groups there once they are empty");
+            listener.getLogger().println(Messages.Console_nodeOfflineAtEnd(nodeName));
             return UsageRecord.NONE;
         }
 
@@ -253,7 +251,7 @@ public class WithSchedPolicyStep extends Step {
             Computer computer = context.get(Computer.class);
             VirtualChannel channel = computer == null ? null : computer.getChannel();
             if (channel == null) {
-                throw new AbortException("[schedpolicy] the node of this block is offline");
+                throw new AbortException(Messages.Console_blockNodeOffline());
             }
             return channel;
         }
