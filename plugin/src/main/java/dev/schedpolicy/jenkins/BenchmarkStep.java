@@ -207,7 +207,7 @@ public class BenchmarkStep extends Step {
     public static class DescriptorImpl extends StepDescriptor {
         /** "" (the common rule), quick or full: a blank choice must stay unset, not become false (full). */
         public ListBoxModel doFillQuickItems() {
-            return PolicyFields.threeWay("quick unless policies, loads or repetitions are given", "quick preset", "full matrix");
+            return PolicyFields.threeWay(Messages.Form_quick_unset(), Messages.Form_quick_yes(), Messages.Form_quick_no());
         }
 
         @Override
@@ -223,7 +223,7 @@ public class BenchmarkStep extends Step {
         @NonNull
         @Override
         public String getDisplayName() {
-            return "Measure how much each scheduling policy protects a test job from background load";
+            return Messages.Step_schedBenchmark();
         }
 
         @Override

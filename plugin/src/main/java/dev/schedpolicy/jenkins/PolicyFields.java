@@ -111,13 +111,13 @@ public final class PolicyFields implements Describable<PolicyFields>, Serializab
 
     static ListBoxModel onUnsupportedItems() {
         ListBoxModel m = new ListBoxModel();
-        m.add("fail the build (default)", "");
-        m.add("warn and run anyway", "warn");
+        m.add(Messages.Form_onUnsupported_fail(), "");
+        m.add(Messages.Form_onUnsupported_warn(), "warn");
         return m;
     }
 
     static ListBoxModel cpuIdleItems() {
-        return threeWay("as the enclosing block or node default says", "idle cgroup", "no idle cgroup");
+        return threeWay(Messages.Form_cpuIdle_unset(), Messages.Form_cpuIdle_yes(), Messages.Form_cpuIdle_no());
     }
 
     /** A Boolean form choice that can stay unset: "" (see {@link #unsetBlankChoices}), "true", "false". */
@@ -132,10 +132,10 @@ public final class PolicyFields implements Describable<PolicyFields>, Serializab
     /** The engine's verdict on a compact policy, as a form message. */
     static FormValidation checkPolicy(final String value, final boolean blankAllowed) {
         if (value == null || value.isBlank()) {
-            return blankAllowed ? FormValidation.ok() : FormValidation.error("Enter a policy, e.g. idle, batch+nice19 or nice10+io-idle+quota50");
+            return blankAllowed ? FormValidation.ok() : FormValidation.error(Messages.Form_enterPolicy());
         }
         try {
-            return FormValidation.ok("Means: " + PolicyForms.canonical(value));
+            return FormValidation.ok(Messages.Form_means(PolicyForms.canonical(value)));
         } catch (InvalidPolicyException e) {
             return FormValidation.error(e.getMessage());
         }
@@ -150,8 +150,7 @@ public final class PolicyFields implements Describable<PolicyFields>, Serializab
         try {
             return CgroupParents.parse(value)
                     .map(p -> Files.isDirectory(p) ? FormValidation.ok()
-                            : FormValidation.warning(p + " does not exist on the controller; it must exist on every agent"
-                                    + " that uses it (schedpolicy setup creates it), or blocks with cgroup controls fail there"))
+                            : FormValidation.warning(Messages.Form_cgroupParentMissing(p)))
                     .orElse(FormValidation.ok());
         } catch (IllegalArgumentException e) {
             return FormValidation.error(e.getMessage());
@@ -164,7 +163,7 @@ public final class PolicyFields implements Describable<PolicyFields>, Serializab
         @NonNull
         @Override
         public String getDisplayName() {
-            return "Sched Policy options";
+            return Messages.Form_policyFields();
         }
     }
 }

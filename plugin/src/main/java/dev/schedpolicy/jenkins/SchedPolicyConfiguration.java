@@ -269,6 +269,6 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
     @NonNull
     @Override
     public String getDisplayName() {
-        return "Sched Policy";
+        return Messages.Form_systemSection();
     }
 }

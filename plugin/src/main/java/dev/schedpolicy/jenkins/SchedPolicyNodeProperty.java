@@ -69,7 +69,7 @@ public class SchedPolicyNodeProperty extends NodeProperty<Node> {
         @NonNull
         @Override
         public String getDisplayName() {
-            return "Run builds under a Sched Policy";
+            return Messages.Form_nodeProperty();
         }
 
         /** The global default lives in {@link SchedPolicyConfiguration}, next to the limits. */

@@ -143,7 +143,7 @@ public class SchedPolicyWrapper extends BuildWrapper {
         @NonNull
         @Override
         public String getDisplayName() {
-            return "Run the build under a lowered CPU/IO scheduling policy";
+            return Messages.Form_wrapper();
         }
 
         @POST

@@ -284,7 +284,7 @@ public class WithSchedPolicyStep extends Step {
         @NonNull
         @Override
         public String getDisplayName() {
-            return "Run the body under a lowered CPU/IO scheduling policy";
+            return Messages.Step_withSchedPolicy();
         }
 
         @Override

@@ -15,10 +15,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The plugin's words live in Messages.properties (through the localizer's generated {@code Messages}), so that a
- * translator or a reviewer finds them in one place: no console line is spelled out in the Java sources.
+ * translator or a reviewer finds them in one place: no console line, form check or choice is spelled out in the Java
+ * sources, and the forms' labels are keys of the .properties beside each form.
  */
 class DisplayTextTest {
     private static final Path SOURCES = Path.of("src/main/java/dev/schedpolicy/jenkins");
+    private static final Path VIEWS = Path.of("src/main/resources/dev/schedpolicy/jenkins");
 
     @Test
     void shouldTakeEveryConsoleLineFromMessages() throws IOException {
@@ -31,6 +33,40 @@ class DisplayTextTest {
         assertThat(Messages.Console_abortedWhileProbing("withSchedPolicy")).isEqualTo("[schedpolicy] withSchedPolicy: the build"
                 + " was aborted while the agent probed the block's policy; the body did not run");
         assertThat(Messages.Console_line("")).isEqualTo("[schedpolicy] ");
+    }
+
+    @Test
+    void shouldTakeFormChecksAndChoicesFromMessages() throws IOException {
+        assertThat(matches(SOURCES, ".java", Pattern.compile("FormValidation\\.(ok|warning|error)\\(\"|\\.add\\(\"|threeWay\\(\"")))
+                .as("form messages and choices written in Java instead of Messages.properties").isEmpty();
+    }
+
+    @Test
+    void shouldKeepEveryFormLabelInThePropertiesBesideItsForm() throws IOException {
+        assertThat(labelsNotBeside("config.jelly")).as("form labels without a key in the .properties beside the form").isEmpty();
+    }
+
+    /**
+     * Each ${%key} of the views so named that is no plain key (letters, digits, dots) or has no entry in the .properties
+     * of the same name beside the view: the text was in the view, where a translator does not look for it.
+     */
+    static List<String> labelsNotBeside(final String viewName) throws IOException {
+        List<String> wrong = new ArrayList<>();
+        for (String label : matches(VIEWS, viewName, Pattern.compile("\\$\\{%[^}]*\\}"))) {
+            String file = label.substring(0, label.indexOf(':'));
+            String key = label.substring(label.indexOf("${%") + 3, label.lastIndexOf('}')).replaceAll("\\(.*", "");
+            Path beside = VIEWS.resolve(file.replaceAll("\\.jelly$", ".properties"));
+            java.util.Properties texts = new java.util.Properties();
+            if (Files.exists(beside)) {
+                try (var in = Files.newInputStream(beside)) {
+                    texts.load(in);
+                }
+            }
+            if (!key.matches("[A-Za-z][A-Za-z0-9.]*") || !texts.containsKey(key)) {
+                wrong.add(label);
+            }
+        }
+        return wrong;
     }
 
     /** FILE:LINE: TEXT of every match of the pattern in the files under root whose names end so. */
