@@ -107,7 +107,7 @@ public class BenchmarkBuildAction extends BuildAction<BenchmarkResult> implement
 
     @Override
     public String getDisplayName() {
-        return "Sched Policy benchmark" + (nodeName == null || nodeName.isEmpty() ? "" : " on " + nodeName);
+        return nodeName == null || nodeName.isEmpty() ? Messages.Page_benchmark() : Messages.Page_benchmarkOn(nodeName);
     }
 
     @Override

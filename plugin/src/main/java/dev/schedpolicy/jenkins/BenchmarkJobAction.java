@@ -70,7 +70,7 @@ public class BenchmarkJobAction extends AsyncTrendJobAction<BenchmarkBuildAction
 
     @Override
     public String getDisplayName() {
-        return "Sched Policy benchmark";
+        return Messages.Page_benchmark();
     }
 
     @Override

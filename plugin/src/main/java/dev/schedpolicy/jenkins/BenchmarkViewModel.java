@@ -28,7 +28,7 @@ public class BenchmarkViewModel implements ModelObject {
 
     @Override
     public String getDisplayName() {
-        return "Sched Policy benchmark";
+        return Messages.Page_benchmark();
     }
 
     @CheckForNull

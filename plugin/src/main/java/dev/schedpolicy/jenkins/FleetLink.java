@@ -44,12 +44,12 @@ public class FleetLink extends ManagementLink implements StaplerProxy {
 
     @Override
     public String getDisplayName() {
-        return "Sched Policy";
+        return Messages.Page_schedPolicy();
     }
 
     @Override
     public String getDescription() {
-        return "Per agent: can builds lowered there protect the test jobs, and the command that fixes the agents where they cannot.";
+        return Messages.Page_fleetDescription();
     }
 
     @Override

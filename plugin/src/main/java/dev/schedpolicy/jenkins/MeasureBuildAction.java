@@ -248,7 +248,7 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
 
     @Override
     public String getDisplayName() {
-        return "Sched Policy: waiting for a CPU";
+        return Messages.Page_measure();
     }
 
     @Override

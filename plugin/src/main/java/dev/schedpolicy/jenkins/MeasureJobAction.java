@@ -60,7 +60,7 @@ public class MeasureJobAction extends AsyncTrendJobAction<MeasureBuildAction> {
 
     @Override
     public String getDisplayName() {
-        return "Sched Policy: waiting for a CPU";
+        return Messages.Page_measure();
     }
 
     @Override

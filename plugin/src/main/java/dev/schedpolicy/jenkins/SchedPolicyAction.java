@@ -142,7 +142,7 @@ public class SchedPolicyAction implements RunAction2 {
 
     @Override
     public String getDisplayName() {
-        return "Sched Policy";
+        return Messages.Page_schedPolicy();
     }
 
     @Override

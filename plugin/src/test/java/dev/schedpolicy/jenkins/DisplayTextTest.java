@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The plugin's words live in Messages.properties (through the localizer's generated {@code Messages}), so that a
- * translator or a reviewer finds them in one place: no console line, form check or choice is spelled out in the Java
- * sources, and the forms' labels are keys of the .properties beside each form.
+ * translator or a reviewer finds them in one place: no console line, form check or choice, page or step name is spelled
+ * out in the Java sources, and the labels of the forms, the build page's summary and the trend charts are keys of the
+ * .properties beside each view.
  */
 class DisplayTextTest {
     private static final Path SOURCES = Path.of("src/main/java/dev/schedpolicy/jenkins");
@@ -44,6 +45,35 @@ class DisplayTextTest {
     @Test
     void shouldKeepEveryFormLabelInThePropertiesBesideItsForm() throws IOException {
         assertThat(labelsNotBeside("config.jelly")).as("form labels without a key in the .properties beside the form").isEmpty();
+    }
+
+    @Test
+    void shouldTakeEveryDisplayNameFromMessages() throws IOException {
+        List<String> literal = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(SOURCES)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                Matcher m = Pattern.compile("String (getDisplayName|getDescription)\\(\\)\\s*\\{\\s*return \"")
+                        .matcher(Files.readString(file, StandardCharsets.UTF_8));
+                while (m.find()) {
+                    literal.add(file.getFileName() + ": " + m.group(1));
+                }
+            }
+        }
+        assertThat(literal).as("names of pages, links, steps and forms written in Java").isEmpty();
+    }
+
+    @Test
+    void shouldKeepThePageLabelsInThePropertiesBesideTheirViews() throws IOException {
+        assertThat(labelsNotBeside("summary.jelly")).as("page labels without a key beside the page").isEmpty();
+        assertThat(labelsNotBeside("floatingBox.jelly")).as("chart titles without a key beside the chart").isEmpty();
+        // the views whose words are all keys: none written into the markup
+        for (String view : List.of("SchedPolicyAction/summary.jelly", "MeasureJobAction/floatingBox.jelly",
+                "BenchmarkJobAction/floatingBox.jelly", "SchedPolicyConfiguration/config.jelly", "PolicyFields/config.jelly",
+                "BenchmarkStep/config.jelly", "SchedPolicyNodeProperty/config.jelly")) {
+            String text = Files.readString(VIEWS.resolve(view), StandardCharsets.UTF_8)
+                    .replaceAll("(?s)<!--.*?-->|<\\?.*?\\?>|<[^>]*>|\\$\\{[^}]*\\}", " ");
+            assertThat(text).as("words written into " + view).doesNotContainPattern("[A-Za-z]{2,}");
+        }
     }
 
     /**
