@@ -5,6 +5,7 @@ import dev.schedpolicy.engine.agent.BenchmarkCaps;
 import dev.schedpolicy.engine.agent.AgentLimits;
 import dev.schedpolicy.engine.agent.BlockStart;
 import dev.schedpolicy.engine.agent.CgroupParents;
+import dev.schedpolicy.engine.agent.GuardRecord;
 import dev.schedpolicy.engine.agent.LaunchRecord;
 import dev.schedpolicy.engine.agent.PreparedLaunch;
 import dev.schedpolicy.engine.agent.MeasureCollection;
@@ -131,6 +132,44 @@ final class AgentCalls {
         @Override
         public MeasureCollection call() {
             return SchedPolicyAgent.collectMeasures(ids, waitSeconds, endRunning);
+        }
+    }
+
+    /** Guards a prepared launch from its release on; returns why not, or "". */
+    static final class Guard extends MasterToSlaveCallable<String, RuntimeException> {
+        @Serial
+        private static final long serialVersionUID = 1L;
+        private final String id;
+        private final String label;
+        private final String owner;
+
+        Guard(final String id, final String label, final String owner) {
+            this.id = id;
+            this.label = label;
+            this.owner = owner;
+        }
+
+        @Override
+        public String call() {
+            return SchedPolicyAgent.guard(id, label, owner);
+        }
+    }
+
+    /** The guard records of a withSchedGuard block's launches on one agent, once their guards have ended. */
+    static final class CollectGuards extends MasterToSlaveCallable<ArrayList<GuardRecord>, RuntimeException> {
+        @Serial
+        private static final long serialVersionUID = 1L;
+        private final ArrayList<String> ids;
+        private final int waitSeconds;
+
+        CollectGuards(final List<String> ids, final int waitSeconds) {
+            this.ids = new ArrayList<>(ids);
+            this.waitSeconds = waitSeconds;
+        }
+
+        @Override
+        public ArrayList<GuardRecord> call() {
+            return new ArrayList<>(SchedPolicyAgent.collectGuards(ids, waitSeconds));
         }
     }
 

@@ -26,6 +26,8 @@ final class LaunchSettings implements Serializable {
     private final String agentDefault;
     /** Whether each launch is measured (CPU, run-queue wait, neighbours); false in settings saved before it existed. */
     private boolean measure;
+    /** The withSchedGuard block whose launches these are, or null: not guarded (and in settings saved before it existed). */
+    private String guardKey;
 
     /**
      * @param policy         merged compact policy
@@ -74,9 +76,28 @@ final class LaunchSettings implements Serializable {
 
     /** These settings, with every launch measured or not. */
     LaunchSettings measured(final boolean on) {
-        LaunchSettings s = new LaunchSettings(policy, blockKey, runId, limits, timeoutSeconds, cgroupParent, node, agentDefault);
+        LaunchSettings s = copy();
         s.measure = on;
         return s;
+    }
+
+    /** These settings, with every launch guarded for the withSchedGuard block {@code key} (null: not guarded). */
+    LaunchSettings guarded(@CheckForNull final String key) {
+        LaunchSettings s = copy();
+        s.guardKey = key;
+        return s;
+    }
+
+    private LaunchSettings copy() {
+        LaunchSettings s = new LaunchSettings(policy, blockKey, runId, limits, timeoutSeconds, cgroupParent, node, agentDefault);
+        s.measure = measure;
+        s.guardKey = guardKey;
+        return s;
+    }
+
+    @CheckForNull
+    String guardKey() {
+        return guardKey;
     }
 
     boolean measure() {

@@ -43,8 +43,12 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
 
     /** {@code launcher} policed by {@code settings}; a policed launcher directly inside is replaced, its policy is merged in. */
     static Launcher around(final Launcher launcher, final LaunchSettings settings) {
-        Launcher inner = launcher instanceof PolicedLauncher p ? p.getInner() : launcher;
-        return new PolicedLauncher(inner, settings);
+        if (launcher instanceof PolicedLauncher p) {
+            // a block nested in withSchedGuard keeps the launches guarded
+            return new PolicedLauncher(p.getInner(), p.settings().guardKey() == null || settings.guardKey() != null ? settings
+                    : settings.guarded(p.settings().guardKey()));
+        }
+        return new PolicedLauncher(launcher, settings);
     }
 
     LaunchSettings settings() {
@@ -61,6 +65,7 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
         try {
             PreparedLaunch prepared = prepare(channel, cmds, starter.envs());
             MeasuredLaunches.measure(channel, settings, prepared, getListener().getLogger());
+            GuardedSteps.guard(channel, settings, prepared, getListener().getLogger());
             starter.cmds(prepared.command(cmds));
             starter.masks(prepared.masks(starter.masks()));
             starter.envs(LaunchMarks.withMarker(starter.envs(), prepared.id()));

@@ -3,6 +3,7 @@ package dev.schedpolicy.jenkins;
 import dev.schedpolicy.engine.agent.AgentLimits;
 import dev.schedpolicy.engine.agent.BenchmarkCaps;
 import dev.schedpolicy.engine.agent.CgroupParents;
+import dev.schedpolicy.engine.agent.GuardRule;
 import dev.schedpolicy.engine.agent.PolicyForms;
 import dev.schedpolicy.engine.agent.SchedPolicyAgent;
 import dev.schedpolicy.engine.policy.InvalidPolicyException;
@@ -38,6 +39,8 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
     private int handshakeTimeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
     private boolean allowAboveDefault;
     private String cgroupParent;
+    /** Jobs whose builds may use withSchedGuard: a regular expression on the full name; null lets nobody. */
+    private String guardJobs;
     private int benchmarkMaxLoad = BenchmarkCaps.DEFAULT_MAX_LOAD;
     private int benchmarkMaxRepetitions = BenchmarkCaps.DEFAULT_MAX_REPETITIONS;
     private int benchmarkMaxMinutes = BenchmarkCaps.DEFAULT_MAX_MINUTES;
@@ -137,6 +140,17 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
         save();
     }
 
+    public String getGuardJobs() {
+        return guardJobs;
+    }
+
+    /** A regular expression matched against a job's full name: the jobs whose builds may guard; blank for none. */
+    @DataBoundSetter
+    public void setGuardJobs(final String value) {
+        this.guardJobs = GuardRule.check(value);
+        save();
+    }
+
     public int getHandshakeTimeoutSeconds() {
         int s = handshakeTimeoutSeconds > 0 ? handshakeTimeoutSeconds : DEFAULT_TIMEOUT_SECONDS;
         return Math.min(s, SchedPolicyAgent.MAX_HANDSHAKE_TIMEOUT_SECONDS);
@@ -218,6 +232,11 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
             throw new FormException(e.getMessage(), "cgroupParent");
         }
         try {
+            GuardRule.check(json.optString("guardJobs", ""));
+        } catch (IllegalArgumentException e) {
+            throw new FormException(e.getMessage(), "guardJobs");
+        }
+        try {
             new BenchmarkCaps(json.optInt("benchmarkMaxLoad", BenchmarkCaps.DEFAULT_MAX_LOAD),
                     json.optInt("benchmarkMaxRepetitions", BenchmarkCaps.DEFAULT_MAX_REPETITIONS),
                     json.optInt("benchmarkMaxMinutes", BenchmarkCaps.DEFAULT_MAX_MINUTES), BENCHMARK_CAPS_SET_IN);
@@ -253,6 +272,17 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
     public FormValidation doCheckCgroupParent(@QueryParameter final String value) {
         Jenkins.get().checkPermission(Jenkins.ADMINISTER);
         return PolicyFields.checkCgroupParent(value);
+    }
+
+    @POST
+    public FormValidation doCheckGuardJobs(@QueryParameter final String value) {
+        Jenkins.get().checkPermission(Jenkins.ADMINISTER);
+        try {
+            GuardRule.check(value);
+            return FormValidation.ok();
+        } catch (IllegalArgumentException e) {
+            return FormValidation.error(e.getMessage());
+        }
     }
 
     @POST

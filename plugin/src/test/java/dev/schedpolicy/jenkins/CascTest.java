@@ -87,6 +87,7 @@ class CascTest {
         assertThat(c.getCgroupParent()).isEqualTo(g.get("cgroupParent"));
         assertThat(c.getHandshakeTimeoutSeconds()).isEqualTo(g.get("handshakeTimeoutSeconds"));
         assertThat(c.isMeasureAllSteps()).isEqualTo(g.get("measureAllSteps"));
+        assertThat(c.getGuardJobs()).isEqualTo(g.get("guardJobs"));
         assertThat(c.getBenchmarkMaxLoad()).isEqualTo(g.get("benchmarkMaxLoad"));
         assertThat(c.getBenchmarkMaxRepetitions()).isEqualTo(g.get("benchmarkMaxRepetitions"));
         assertThat(c.getBenchmarkMaxMinutes()).isEqualTo(g.get("benchmarkMaxMinutes"));
@@ -122,6 +123,14 @@ class CascTest {
                 .hasMessageContaining("defaultPolicy")
                 .rootCause().hasMessageStartingWith("unknown policy token 'turbo' in 'turbo'; use tokens joined by '+'");
         assertThat(SchedPolicyConfiguration.get().getDefaultPolicy()).isNull();
+    }
+
+    @Test
+    void shouldRefuseAPatternOfGuardedJobsThatDoesNotCompileWithThePluginsReason() throws Exception {
+        String bad = docsYaml().replaceFirst("guardJobs: .*", "guardJobs: \"tests(\"");
+        assertThatThrownBy(() -> apply(bad)).isInstanceOf(ConfiguratorException.class)
+                .rootCause().hasMessageStartingWith("the jobs that may guard must be a Java regular expression");
+        assertThat(SchedPolicyConfiguration.get().getGuardJobs()).isNull();
     }
 
     @Test

@@ -120,6 +120,7 @@ class ConfigRoundtripTest {
         c.setAllowCgroups(false);
         c.setMaxQuotaPercent(150);
         c.setHandshakeTimeoutSeconds(12);
+        c.setGuardJobs("tests|team-a/.*");
         j.configRoundtrip();
         assertThat(c.getDefaultPolicy()).isEqualTo("batch+nice10+warn");
         assertThat(c.getCgroupParent()).isEqualTo("/sys/fs/cgroup/cpu/schedpolicy");
@@ -129,6 +130,7 @@ class ConfigRoundtripTest {
         assertThat(c.isAllowCgroups()).isFalse();
         assertThat(c.getMaxQuotaPercent()).isEqualTo(150);
         assertThat(c.getHandshakeTimeoutSeconds()).isEqualTo(12);
+        assertThat(c.getGuardJobs()).isEqualTo("tests|team-a/.*");
     }
 
     @Test
@@ -137,6 +139,7 @@ class ConfigRoundtripTest {
         SchedPolicyConfiguration c = SchedPolicyConfiguration.get();
         assertThat(c.getDefaultPolicy()).isNull();
         assertThat(c.getCgroupParent()).isNull();
+        assertThat(c.getGuardJobs()).as("no job may guard unless an administrator says so").isNull();
         assertThat(c.isAllowCgroups()).isTrue();
         assertThat(c.isAllowRaise()).isFalse();
         assertThat(c.getMinNice()).isZero();

@@ -70,6 +70,13 @@ class SnippetGeneratorTest {
     }
 
     @Test
+    void shouldGenerateTheGuardBlockWithoutArguments() throws Exception {
+        assertThat(generate("{\"stapler-class\":\"" + WithSchedGuardStep.class.getName() + "\"}"))
+                .startsWith("withSchedGuard {\n").endsWith("}");
+        assertThat(j.createWebClient().goTo("pipeline-syntax/").asXml()).contains("withSchedGuard: Guard the body");
+    }
+
+    @Test
     void shouldGenerateTheBenchmarkStepWithItsScenario() throws Exception {
         String json = "{\"stapler-class\":\"" + BenchmarkStep.class.getName() + "\",\"scenario\":\"seed-cpu-looper\",\"quick\":\"\","
                 + "\"policies\":\"\",\"loads\":\"\",\"repetitions\":\"\",\"victim\":\"\",\"background\":\"\",\"gatePolicy\":\"idle\","

@@ -11,9 +11,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * What the guard did for one guarded launch, as the controller receives it: the engine's {@link GuardReport} and, per
- * lowered process, the launch of this agent it belonged to with that launch's owner and label (as the controller named
- * it; "" when it did not), so that a reader sees names only where they may.
+ * What the guard did for one guarded launch, as the controller receives it (remoting-safe fields, like
+ * {@link MeasureRecord}): the figures of the engine's {@link GuardReport} and, per lowered process, the launch of this
+ * agent it belonged to with that launch's owner and label (as the controller named it; "" when it did not), so that a
+ * reader sees names only where they may.
  */
 public final class GuardRecord implements Serializable {
     @Serial
@@ -22,37 +23,69 @@ public final class GuardRecord implements Serializable {
     public static final String ANOTHER_LAUNCH = "another launch on this agent";
 
     private final String id;
-    private final GuardReport report;
-    private final LinkedHashMap<Long, String> launchOf;
+    private final long runnableMillis;
+    private final long waitMillis;
+    private final long waitUnloweredMillis;
+    private final long actingMillis;
+    private final int actions;
+    private final boolean restored;
+    private final ArrayList<String> notes;
+    /** Per lowered process: its PID, its launch ("" unknown) and how many times it was lowered. */
+    private final ArrayList<Long> loweredPids = new ArrayList<>();
+    private final ArrayList<String> loweredLaunches = new ArrayList<>();
+    private final ArrayList<Integer> loweredTimes = new ArrayList<>();
     private final LinkedHashMap<String, String> owners;
     private final LinkedHashMap<String, String> labels;
 
     GuardRecord(final String id, final GuardReport report, final Map<Long, String> launchOf, final Map<String, String> owners,
             final Map<String, String> labels) {
         this.id = id;
-        this.report = report;
-        this.launchOf = new LinkedHashMap<>(launchOf);
+        this.runnableMillis = report.runnableMillis();
+        this.waitMillis = report.waitMillis();
+        this.waitUnloweredMillis = report.waitUnloweredMillis();
+        this.actingMillis = report.actingMillis();
+        this.actions = report.actions();
+        this.restored = report.restored();
+        this.notes = new ArrayList<>(report.notes());
+        for (GuardReport.LoweredTime l : report.lowered()) {
+            loweredPids.add(l.competitor().pid());
+            loweredLaunches.add(launchOf.getOrDefault(l.competitor().pid(), ""));
+            loweredTimes.add(l.times());
+        }
         this.owners = new LinkedHashMap<>(owners);
         this.labels = new LinkedHashMap<>(labels);
     }
 
+    /** The guarded launch's id. */
     public String id() {
         return id;
     }
 
-    public GuardReport report() {
-        return report;
+    /** How many times the guard started lowering. */
+    public int actions() {
+        return actions;
+    }
+
+    /** Whether everything it lowered was put back. */
+    public boolean restored() {
+        return restored;
+    }
+
+    /** The processes it lowered. */
+    public List<Long> loweredPids() {
+        return List.copyOf(loweredPids);
     }
 
     /** The launch a lowered process belonged to ("" when unknown). */
     public String launchOf(final long pid) {
-        return launchOf.getOrDefault(pid, "");
+        int i = loweredPids.indexOf(pid);
+        return i < 0 ? "" : loweredLaunches.get(i);
     }
 
     /**
      * One console line for a block's guarded launches, e.g. "guard: waited 0.4 s for a CPU in 21.0 s runnable (0.3 s of
-     * it before it acted); acted 1 time for 19.8 s; lowered 1 launch, 1 time in all: another launch on this agent". A lowered
-     * launch is named only when it belongs to {@code job}, the guarded build's own job.
+     * it before it acted); acted 1 time for 19.8 s; lowered 1 launch, 1 time in all: another launch on this agent; all put
+     * back". A lowered launch is named only when it belongs to {@code job}, the guarded build's own job.
      */
     public static String summary(final List<GuardRecord> records, final String job) {
         if (records.isEmpty()) {
@@ -70,19 +103,18 @@ public final class GuardRecord implements Serializable {
         int times = 0;
         List<String> notes = new ArrayList<>();
         for (GuardRecord r : records) {
-            GuardReport g = r.report;
-            wait += g.waitMillis();
-            runnable += g.runnableMillis();
-            unlowered += g.waitUnloweredMillis();
-            acting += g.actingMillis();
-            actions += g.actions();
-            restored &= g.restored();
-            g.notes().stream().filter(n -> !notes.contains(n)).forEach(notes::add);
+            wait += r.waitMillis;
+            runnable += r.runnableMillis;
+            unlowered += r.waitUnloweredMillis;
+            acting += r.actingMillis;
+            actions += r.actions;
+            restored &= r.restored;
+            r.notes.stream().filter(n -> !notes.contains(n)).forEach(notes::add);
             Map<String, Integer> timesByLaunch = new LinkedHashMap<>();
-            for (GuardReport.LoweredTime l : g.lowered()) {
-                String launch = r.launchOf(l.competitor().pid());
-                // processes of one launch are one launch; an unattributed process counts on its own
-                timesByLaunch.merge(launch.isEmpty() ? "pid " + l.competitor().pid() : launch, l.times(), Math::max);
+            for (int i = 0; i < r.loweredPids.size(); i++) {
+                String launch = r.loweredLaunches.get(i);
+                // the processes of one launch are one launch; a process of no known launch counts on its own
+                timesByLaunch.merge(launch.isEmpty() ? "pid " + r.loweredPids.get(i) : launch, r.loweredTimes.get(i), Math::max);
             }
             for (Map.Entry<String, Integer> e : timesByLaunch.entrySet()) {
                 launches++;

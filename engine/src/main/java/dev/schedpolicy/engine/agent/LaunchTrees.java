@@ -53,7 +53,18 @@ final class LaunchTrees {
         if (root == null) {
             return List.of();
         }
-        scanMarksIfDue();
+        boolean scanned = scanMarksIfDue(false);
+        List<Long> out = collect(id, root);
+        if (out.isEmpty() && !scanned) {
+            // "none left" ends a guard: said only after a fresh scan, since a shell step's launched shell exits at once
+            // and its script may have begun after the last scan
+            scanMarksIfDue(true);
+            out = collect(id, root);
+        }
+        return out;
+    }
+
+    private List<Long> collect(final String id, final long root) {
         Set<Long> out = new LinkedHashSet<>();
         addTree(root, out);
         marks.forEach((pid, mark) -> {
@@ -94,12 +105,13 @@ final class LaunchTrees {
         out.addAll(proc.descendants(pid).orElse(List.of()));
     }
 
-    private void scanMarksIfDue() {
-        long now = System.nanoTime();
-        if (lastMarkScan != 0 && now - lastMarkScan < MARK_SCAN_NANOS) {
-            return;
+    /** Reads the marks of processes not seen before, when due or {@code now}; whether it did. */
+    private boolean scanMarksIfDue(final boolean now) {
+        long at = System.nanoTime();
+        if (!now && lastMarkScan != 0 && at - lastMarkScan < MARK_SCAN_NANOS) {
+            return false;
         }
-        lastMarkScan = now;
+        lastMarkScan = at;
         Map<Long, String> next = new HashMap<>();
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(proc.root(), p -> isPid(p.getFileName().toString()))) {
             for (Path dir : dirs) {
@@ -108,9 +120,10 @@ final class LaunchTrees {
                 next.put(pid, known != null ? known : markOf(dir));
             }
         } catch (IOException e) {
-            return; // keeps the last scan: a launch is not forgotten because /proc could not be listed once
+            return false; // keeps the last scan: a launch is not forgotten because /proc could not be listed once
         }
         marks = next;
+        return true;
     }
 
     /** The launch id in the process's environment; "" when it has none or cannot be read (another user's process). */

@@ -301,6 +301,21 @@ public final class SchedPolicyAgent {
         return registry().collectMeasures(ids, Duration.ofSeconds(Math.max(0, Math.min(waitSeconds, 60))), endRunning);
     }
 
+    /**
+     * Guards a prepared launch from its release on ({@link HandshakeRegistry#guard}); returns why not, or "".
+     *
+     * @param label how the launch is named, e.g. "tests #88"
+     * @param owner whose launch it is (in Jenkins, the job's full name)
+     */
+    public static String guard(final String id, final String label, final String owner) {
+        return registry().guard(id, label, owner);
+    }
+
+    /** The guard records of the given launches, waiting up to {@code waitSeconds} (at most 60) for their guards to end. */
+    public static List<GuardRecord> collectGuards(final List<String> ids, final int waitSeconds) {
+        return registry().collectGuards(ids, Duration.ofSeconds(Math.max(0, Math.min(waitSeconds, 60))));
+    }
+
     /** Ends a block; returns the usage of its cgroups (none when it used no cgroup control). */
     public static UsageRecord finishBlock(final String blockKey) {
         return registry().finishBlock(blockKey);

@@ -1,6 +1,5 @@
 package dev.schedpolicy.engine.guard;
 
-import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -21,15 +20,14 @@ import java.util.Locale;
  * @param restored          whether everything it lowered was put back
  */
 public record GuardReport(long guardedMillis, long runnableMillis, long waitMillis, long waitUnloweredMillis,
-        long actingMillis, int actions, long firstActionMillis, List<LoweredTime> lowered, List<String> notes, boolean restored)
-        implements Serializable {
+        long actingMillis, int actions, long firstActionMillis, List<LoweredTime> lowered, List<String> notes, boolean restored) {
     public GuardReport {
         lowered = List.copyOf(lowered);
         notes = List.copyOf(notes);
     }
 
     /** One competitor: how it was lowered, for how long in all, how many times. */
-    public record LoweredTime(Competitor competitor, String means, long millis, int times) implements Serializable {
+    public record LoweredTime(Competitor competitor, String means, long millis, int times) {
     }
 
     /** Short lines for a console or stderr: the wait, whom it lowered, and whether all is back. */

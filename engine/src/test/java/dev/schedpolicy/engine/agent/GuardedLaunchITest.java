@@ -158,13 +158,35 @@ class GuardedLaunchITest {
         List<GuardRecord> records = registry.collectGuards(List.of(tests.id()), Duration.ofSeconds(5));
         assertThat(records).hasSize(1);
         GuardRecord record = records.get(0);
-        assertThat(record.report().restored()).isTrue();
-        assertThat(record.report().actions()).isPositive();
-        assertThat(record.report().lowered()).extracting(l -> l.competitor().pid())
-                .containsExactlyInAnyOrder(compile.pid(), background);
+        assertThat(record.restored()).isTrue();
+        assertThat(record.actions()).isPositive();
+        assertThat(record.loweredPids()).containsExactlyInAnyOrder(compile.pid(), background);
         assertThat(record.launchOf(compile.pid())).isNotEmpty().isNotEqualTo(tests.id());
         assertThat(GuardRecord.summary(records, "tests")).startsWith("guard: waited ")
                 .contains("lowered 2 launches, ").contains(" in all: 2 other launches on this agent").endsWith("all put back");
         assertThat(registry.collectGuards(List.of(tests.id()), Duration.ZERO)).as("handed out once").isEmpty();
+    }
+
+    @Test
+    void shouldGuardAShellStepWhoseScriptRunsOnAfterItsLaunchedShellExits() throws Exception {
+        CgroupSystem cgroups = cgroupsOrSkip();
+        Process compile = launch(prepare("compile-block"), BUSY);
+        String home = cgroups.cpuCgroupOf(compile.pid());
+        Thread.sleep(300);
+        PreparedLaunch tests = prepare("tests-block");
+        registry.guard(tests.id(), "tests #8", "tests");
+        // as durable-task's sh: the launched shell returns at once, the script runs on, re-parented, for 3 s
+        Process shell = launch(tests, "(exec timeout 3 /bin/sh -c ': orphan-loop; " + BUSY + "') &");
+        long script = orphanOf(shell);
+
+        await(() -> !cgroups.cpuCgroupOf(compile.pid()).equals(home), 5_000);
+        assertThat(cgroups.cpuCgroupOf(compile.pid())).as("the guard outlived the launched shell and acted for its script")
+                .startsWith("/schedpolicy-");
+        await(() -> ProcessHandle.of(script).isEmpty(), 30_000);
+        await(() -> cgroups.cpuCgroupOf(compile.pid()).equals(home), 1_000);
+        assertThat(cgroups.cpuCgroupOf(compile.pid())).as("put back once the script ended").isEqualTo(home);
+        List<GuardRecord> records = registry.collectGuards(List.of(tests.id()), Duration.ofSeconds(5));
+        assertThat(records).hasSize(1);
+        assertThat(records.get(0).loweredPids()).containsExactly(compile.pid());
     }
 }

@@ -1,0 +1,83 @@
+package dev.schedpolicy.jenkins;
+
+import dev.schedpolicy.engine.agent.GuardRecord;
+import dev.schedpolicy.engine.agent.PreparedLaunch;
+import hudson.model.Computer;
+import hudson.model.Node;
+import hudson.model.Run;
+import hudson.remoting.VirtualChannel;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import jenkins.model.Jenkins;
+
+/**
+ * The launches of open {@code withSchedGuard} blocks, by block key and node: each is marked guarded on its agent before
+ * its release, and at the block's end the agents' records make its one console line. Held in the controller's memory
+ * only: a block that outlives a controller restart says that no launch reached the guard (the agents end each guard with
+ * its launch either way).
+ */
+final class GuardedSteps {
+    /** How long the block's end waits for its launches' last processes (a shell step's script ends just after the step). */
+    private static final int COLLECT_WAIT_SECONDS = 5;
+    private static final Map<String, List<String[]>> LAUNCHES = new ConcurrentHashMap<>();
+
+    private GuardedSteps() {
+    }
+
+    /** Marks the prepared launch guarded on its agent when its settings belong to a guarded block; a refusal is one line. */
+    static void guard(final VirtualChannel channel, final LaunchSettings settings, final PreparedLaunch prepared,
+            final PrintStream log) {
+        String key = settings.guardKey();
+        if (key == null) {
+            return;
+        }
+        Run<?, ?> run = LaunchBuilds.of(settings.runId());
+        String owner = run == null ? "" : run.getParent().getFullName();
+        String label = run == null ? "" : run.getFullDisplayName();
+        try {
+            String refused = channel.call(new AgentCalls.Guard(prepared.id(), label, owner));
+            if (!refused.isEmpty()) {
+                log.println(Messages.Console_notGuarded(refused));
+                return;
+            }
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            log.println(Messages.Console_notGuarded(e.getMessage()));
+            return;
+        }
+        LAUNCHES.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>())
+                .add(new String[] {settings.node() == null ? "" : settings.node(), prepared.id()});
+    }
+
+    /** Ends the block {@code key}: its guards' records from every agent its launches ran on, as one line for {@code job}. */
+    static String finish(final String key, final String job) throws InterruptedException {
+        List<String[]> launches = LAUNCHES.remove(key);
+        Map<String, List<String>> byNode = new LinkedHashMap<>();
+        for (String[] l : launches == null ? List.<String[]>of() : launches) {
+            byNode.computeIfAbsent(l[0], k -> new ArrayList<>()).add(l[1]);
+        }
+        List<GuardRecord> records = new ArrayList<>();
+        List<String> unreachable = new ArrayList<>();
+        for (Map.Entry<String, List<String>> e : byNode.entrySet()) {
+            Node node = e.getKey().isEmpty() ? Jenkins.get() : Jenkins.get().getNode(e.getKey());
+            Computer computer = node == null ? null : node.toComputer();
+            VirtualChannel channel = computer == null ? null : computer.getChannel();
+            try {
+                if (channel == null) {
+                    unreachable.add(e.getKey());
+                    continue;
+                }
+                records.addAll(channel.call(new AgentCalls.CollectGuards(e.getValue(), COLLECT_WAIT_SECONDS)));
+            } catch (IOException | RuntimeException ex) {
+                unreachable.add(e.getKey());
+            }
+        }
+        String line = GuardRecord.summary(records, job);
+        return unreachable.isEmpty() ? line : line + " (no answer from node " + String.join(", ", unreachable) + ")";
+    }
+}
