@@ -1,0 +1,76 @@
+# withSchedGuard on the built-in node (docs/jenkins.md, "Guarding a test step"): the administrator lets job 'tests'
+# guard; job 'hog' runs two unlowered busy loops (measured, so its launch goes through the agent at policy normal) on
+# CPU 0, where 'tests' runs a fixed CPU work unit (sysbench, one thread) inside withSchedGuard. PASS when 'tests' has
+# the one guard line, the hog's loops sat in the guard's idle group while 'tests' ran (read from /proc) and are back in
+# their own groups after, and job 'compile', not allowed, gets the one-line refusal. The speed 'tests' kept is reported
+# (a note, not a check: the machine may be busy).
+GUARD_EVENTS=${GUARD_EVENTS:-6000}
+groovy "def c = dev.schedpolicy.jenkins.SchedPolicyConfiguration.get(); c.setMeasureAllSteps(true); c.setGuardJobs('tests');
+Jenkins.get().setNumExecutors(3); println 'ok'" >>"$OUT/checks.log"
+guard_work="taskset -c 0 sysbench cpu --threads=1 --cpu-max-prime=10000 --events=$GUARD_EVENTS --time=0 run | grep 'total time'"
+pipeline_job tests <<G
+node { withSchedGuard { sh "$guard_work" } }
+G
+pipeline_job compile <<G
+node { withSchedGuard { sh "$guard_work" } }
+G
+pipeline_job hog <<'G'
+node { sh 'echo hog-started; for i in 1 2; do timeout 120 taskset -c 0 sh -c ": hog-loop; while :; do :; done" & done; wait' }
+G
+guard_seconds() { sed -n 's/.*total time: *\([0-9.]*\)s.*/\1/p' "$CONSOLE" | head -1; }
+guard_line() { grep '^\[schedpolicy\] guard: ' "$CONSOLE"; }
+
+run_build tests
+ALONE=$(guard_seconds)
+check "guard: 'tests' alone: SUCCESS with one guard line" bash -c "test '$RESULT' = SUCCESS && test \$(grep -c '^\[schedpolicy\] guard: ' '$CONSOLE') = 1"
+note "alone: $(guard_line)"
+
+HOG=$(start_build hog)
+hog_pids() { pgrep -f '^sh -c : hog-loop' | sort; }
+wait_for 60 bash -c "test \$(pgrep -cf '^sh -c : hog-loop') -ge 2" || true
+HOG_PIDS=$(hog_pids | tr '\n' ' ')
+declare -A HOME_OF
+for p in $HOG_PIDS; do HOME_OF[$p]=$(cg_of "$p"); done
+note "hog #$HOG loops: $HOG_PIDS in $(for p in $HOG_PIDS; do printf '%s ' "${HOME_OF[$p]}"; done)"
+# sample_groups FILE: what /proc says of the loops' groups, every 100 ms until stop_sampling
+sample_groups() {
+  : >"$1"; ( while [ ! -e "$OUT/guard-done" ]; do for p in $HOG_PIDS; do echo "$p $(cg_of "$p")"; done >>"$1"; sleep 0.1; done ) &
+  SAMPLER=$!
+}
+stop_sampling() { touch "$OUT/guard-done"; wait "$SAMPLER" 2>/dev/null; rm -f "$OUT/guard-done"; }
+SEEN="$OUT/guard-hog-groups.txt"
+sample_groups "$SEEN"
+run_build tests
+stop_sampling
+GUARDED=$(guard_seconds)
+GUARDED_CONSOLE=$CONSOLE
+check "guard: 'tests' beside the hog: SUCCESS, exactly one guard line, saying it acted and lowered another launch, all put back" \
+  bash -c "test '$RESULT' = SUCCESS && test \$(grep -c '^\[schedpolicy\] guard: ' '$CONSOLE') = 1 \
+    && grep -qE '^\[schedpolicy\] guard: .*; acted [0-9]+ times? for .*; lowered 1 launch, [0-9]+ times? in all: another launch on this agent; all put back' '$CONSOLE'"
+note "beside the hog: $(guard_line)"
+lowered_all() { local p; for p in $HOG_PIDS; do grep -q "^$p /schedpolicy-" "$SEEN" || return 1; done; test -n "$HOG_PIDS"; }
+check "guard: each of the hog's loops sat in the guard's idle group (/schedpolicy-...) while 'tests' ran" lowered_all
+note "samples per group: $(awk '{print $2}' "$SEEN" | sort | uniq -c | tr -s ' \n' ' ')"
+back_home() { local p; for p in $HOG_PIDS; do test "$(cg_of "$p")" = "${HOME_OF[$p]}" || return 1; done; }
+check "guard: the hog's loops are back in their own groups after 'tests' ended" wait_for 2 back_home
+
+SEEN_COMPILE="$OUT/guard-hog-groups-compile.txt"
+sample_groups "$SEEN_COMPILE"
+run_build compile
+stop_sampling
+UNGUARDED=$(guard_seconds)
+check "guard: 'compile', not allowed, gets exactly one refusal line and no guard line; its body ran" \
+  bash -c "test '$RESULT' = SUCCESS && test \$(grep -c \"^\[schedpolicy\] withSchedGuard: not guarded, job 'compile' is not among the jobs an administrator lets guard\" '$CONSOLE') = 1 \
+    && ! grep -q '^\[schedpolicy\] guard: ' '$CONSOLE' && grep -q 'total time' '$CONSOLE'"
+note "refusal: $(grep -m1 'withSchedGuard: not guarded' "$CONSOLE")"
+check "guard: the hog's loops were never lowered while 'compile' ran (read every 100 ms)" \
+  bash -c "test -s '$SEEN_COMPILE' && ! grep -q ' /schedpolicy-' '$SEEN_COMPILE'"
+
+jpost "job/hog/$HOG/stop" -o /dev/null
+wait_build hog "$HOG" 60 >/dev/null
+for p in $HOG_PIDS; do kill "$p" 2>/dev/null; done
+kept() { python3 -c "import sys; a, b = float(sys.argv[1] or 0), float(sys.argv[2] or 0); print(f'{100 * a / b:.0f}%' if a and b else 'n/a')" "$1" "$2"; }
+note "speed 'tests' kept beside two busy loops on its CPU (busy machine, not a figure to quote): guarded $(kept "$ALONE" "$GUARDED")" \
+  "($ALONE s alone, $GUARDED s guarded), unguarded $(kept "$ALONE" "$UNGUARDED") ($UNGUARDED s)"
+groovy "def c = dev.schedpolicy.jenkins.SchedPolicyConfiguration.get(); c.setMeasureAllSteps(false); c.setGuardJobs(''); println 'ok'" \
+  >>"$OUT/checks.log"
