@@ -5,7 +5,6 @@ import dev.schedpolicy.engine.proc.ProcFs;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -112,15 +111,14 @@ final class LaunchTrees {
             return false;
         }
         lastMarkScan = at;
-        Map<Long, String> next = new HashMap<>();
-        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(proc.root(), p -> isPid(p.getFileName().toString()))) {
-            for (Path dir : dirs) {
-                long pid = Long.parseLong(dir.getFileName().toString());
-                String known = marks.get(pid);
-                next.put(pid, known != null ? known : markOf(dir));
-            }
-        } catch (IOException e) {
+        List<Long> pids = proc.pids();
+        if (pids.isEmpty()) {
             return false; // keeps the last scan: a launch is not forgotten because /proc could not be listed once
+        }
+        Map<Long, String> next = new HashMap<>();
+        for (long pid : pids) {
+            String known = marks.get(pid);
+            next.put(pid, known != null ? known : markOf(proc.root().resolve(Long.toString(pid))));
         }
         marks = next;
         return true;
@@ -152,18 +150,6 @@ final class LaunchTrees {
         }
         for (int k = 0; k < MARK.length; k++) {
             if (env[from + k] != MARK[k]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean isPid(final String name) {
-        if (name.isEmpty()) {
-            return false;
-        }
-        for (int i = 0; i < name.length(); i++) {
-            if (name.charAt(i) < '0' || name.charAt(i) > '9') {
                 return false;
             }
         }

@@ -4,7 +4,6 @@ import dev.schedpolicy.engine.proc.ProcFs;
 import dev.schedpolicy.engine.proc.TaskStat;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,15 +48,10 @@ public final class SameUserCompetitors implements Competitors {
     @Override
     public void scan(final Set<Long> exclude) {
         List<Long> candidates = new ArrayList<>();
-        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(proc.root(), p -> isPid(p.getFileName().toString()))) {
-            for (Path dir : dirs) {
-                long pid = Long.parseLong(dir.getFileName().toString());
-                if (!never.contains(pid) && !exclude.contains(pid) && ownedByUser(dir)) {
-                    candidates.add(pid);
-                }
+        for (long pid : proc.pids()) {
+            if (!never.contains(pid) && !exclude.contains(pid) && ownedByUser(proc.root().resolve(Long.toString(pid)))) {
+                candidates.add(pid);
             }
-        } catch (IOException e) {
-            candidates.clear();
         }
         busy = busyScan.scan(candidates);
     }
@@ -68,18 +62,6 @@ public final class SameUserCompetitors implements Competitors {
         } catch (IOException | UnsupportedOperationException e) {
             return false;
         }
-    }
-
-    private static boolean isPid(final String name) {
-        if (name.isEmpty()) {
-            return false;
-        }
-        for (int i = 0; i < name.length(); i++) {
-            if (name.charAt(i) < '0' || name.charAt(i) > '9') {
-                return false;
-            }
-        }
-        return true;
     }
 
     @Override

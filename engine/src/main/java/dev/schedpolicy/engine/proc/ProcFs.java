@@ -2,6 +2,7 @@ package dev.schedpolicy.engine.proc;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -32,6 +33,34 @@ public final class ProcFs {
     }
 
     /** Empty when the process is gone (it exited and was reaped). */
+    /**
+     * The PIDs of the processes alive now (the numeric entries of /proc), in no order; empty when /proc cannot be
+     * listed.
+     */
+    public List<Long> pids() {
+        List<Long> out = new ArrayList<>();
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root, p -> isPid(p.getFileName().toString()))) {
+            for (Path dir : dirs) {
+                out.add(Long.parseLong(dir.getFileName().toString()));
+            }
+        } catch (IOException e) {
+            return List.of();
+        }
+        return out;
+    }
+
+    private static boolean isPid(final String name) {
+        if (name.isEmpty() || name.length() > 18) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            if (name.charAt(i) < '0' || name.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
     public Optional<TaskStat> stat(final long pid) {
         return read(root.resolve(pid + "/stat")).map(TaskStat::parse);
     }
