@@ -7,6 +7,7 @@ import dev.schedpolicy.engine.agent.BlockStart;
 import dev.schedpolicy.engine.agent.CgroupParents;
 import dev.schedpolicy.engine.agent.GuardRecord;
 import dev.schedpolicy.engine.agent.LaunchRecord;
+import dev.schedpolicy.engine.agent.LaunchRequest;
 import dev.schedpolicy.engine.agent.PreparedLaunch;
 import dev.schedpolicy.engine.agent.MeasureCollection;
 import dev.schedpolicy.engine.agent.SchedPolicyAgent;
@@ -16,7 +17,6 @@ import java.io.Serial;
 import hudson.model.TaskListener;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import jenkins.security.MasterToSlaveCallable;
 
@@ -28,66 +28,40 @@ final class AgentCalls {
     private AgentCalls() {
     }
 
+    /** On the agent: the engine merges, checks and tries the block's policy there. */
     static final class StartBlock extends MasterToSlaveCallable<BlockStart, RuntimeException> {
         @Serial
-        private static final long serialVersionUID = 1L;
-        private final String blockKey;
-        private final String agentDefault;
-        private final String enclosing;
-        private final String requested;
-        private final AgentLimits limits;
-        private final String cgroupParent;
+        private static final long serialVersionUID = 2L;
+        private final LaunchRequest request;
 
-        StartBlock(final String blockKey, final String agentDefault, final String enclosing, final String requested,
-                final AgentLimits limits, final String cgroupParent) {
-            this.blockKey = blockKey;
-            this.agentDefault = agentDefault;
-            this.enclosing = enclosing;
-            this.requested = requested;
-            this.limits = limits;
-            this.cgroupParent = cgroupParent;
+        StartBlock(final LaunchRequest request) {
+            this.request = request;
         }
 
         @Override
         public BlockStart call() {
             AgentConnection.watch();
-            return SchedPolicyAgent.startBlock(blockKey, agentDefault, enclosing, requested, limits, cgroupParent);
+            return SchedPolicyAgent.startBlock(request);
         }
     }
 
+    /**
+     * On the agent: the engine prepares one launch of the command line the launcher is about to start (it places a
+     * container start under the policy and decides about an exec into a container).
+     */
     static final class Prepare extends MasterToSlaveCallable<PreparedLaunch, RuntimeException> {
         @Serial
-        private static final long serialVersionUID = 1L;
-        private final String policy;
-        private final String agentDefault;
-        private final String blockKey;
-        private final AgentLimits limits;
-        private final int timeoutSeconds;
-        private final String cgroupParent;
-        private final ArrayList<String> command;
-        private final ArrayList<String> envOverrides;
+        private static final long serialVersionUID = 2L;
+        private final LaunchRequest request;
 
-        /**
-         * @param command      the command line the launcher is about to start: the engine places a container start
-         *                     under the policy and decides about an exec into a container
-         * @param envOverrides the launch's "KEY=VALUE" environment (DOCKER_HOST reaches the daemon the engine asks)
-         */
-        Prepare(final LaunchSettings settings, final List<String> command, final String[] envOverrides) {
-            this.policy = settings.policy();
-            this.agentDefault = settings.agentDefault();
-            this.blockKey = settings.blockKey();
-            this.limits = settings.limits();
-            this.timeoutSeconds = settings.timeoutSeconds();
-            this.cgroupParent = settings.cgroupParent();
-            this.command = new ArrayList<>(command);
-            this.envOverrides = new ArrayList<>(envOverrides == null ? List.of() : Arrays.asList(envOverrides));
+        Prepare(final LaunchRequest request) {
+            this.request = request;
         }
 
         @Override
         public PreparedLaunch call() {
             AgentConnection.watch();
-            return SchedPolicyAgent.prepare(policy, agentDefault, blockKey, limits, Duration.ofSeconds(timeoutSeconds), cgroupParent,
-                    command, envOverrides);
+            return SchedPolicyAgent.prepare(request);
         }
     }
 

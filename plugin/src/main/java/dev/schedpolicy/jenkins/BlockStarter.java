@@ -4,6 +4,7 @@ import dev.schedpolicy.engine.agent.BlockRecord;
 import dev.schedpolicy.engine.agent.BlockStart;
 import dev.schedpolicy.engine.agent.ConsoleNotes;
 import dev.schedpolicy.engine.agent.ContainerLaunches;
+import dev.schedpolicy.engine.agent.LaunchRequest;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import hudson.AbortException;
 import hudson.model.Node;
@@ -37,8 +38,8 @@ final class BlockStarter {
             @CheckForNull final String enclosing, final String requested, final TaskListener listener)
             throws IOException, InterruptedException {
         String blockKey = UUID.randomUUID().toString();
-        BlockStart start = channel.call(new AgentCalls.StartBlock(blockKey, NodeDefaults.policyFor(node), enclosing, requested,
-                NodeDefaults.limits(), NodeDefaults.cgroupParentFor(node)));
+        BlockStart start = channel.call(new AgentCalls.StartBlock(LaunchRequest.of(blockKey, requested).inside(enclosing)
+                .onNode(NodeDefaults.policyFor(node), NodeDefaults.limits(), NodeDefaults.cgroupParentFor(node))));
         if (start.failure().isPresent()) {
             throw new AbortException(Messages.Console_stepFailed(kind, start.failure().get()));
         }

@@ -1,9 +1,13 @@
 package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.AgentLimits;
+import dev.schedpolicy.engine.agent.LaunchRequest;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import java.io.Serial;
 import java.io.Serializable;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * What a {@link PolicedLauncher} needs for each launch: the merged policy (already checked on the
@@ -118,5 +122,16 @@ final class LaunchSettings implements Serializable {
     @CheckForNull
     String agentDefault() {
         return agentDefault;
+    }
+
+    /**
+     * The engine's request for one launch of {@code command} under these settings.
+     *
+     * @param envOverrides the launch's "KEY=VALUE" environment (DOCKER_HOST reaches the daemon the engine asks); may be null
+     */
+    LaunchRequest request(final List<String> command, @CheckForNull final String[] envOverrides) {
+        return LaunchRequest.of(blockKey, policy).onNode(agentDefault, limits, cgroupParent)
+                .pendingFor(Duration.ofSeconds(timeoutSeconds))
+                .forCommand(command, LaunchRequest.keyValues(envOverrides == null ? List.of() : Arrays.asList(envOverrides)));
     }
 }

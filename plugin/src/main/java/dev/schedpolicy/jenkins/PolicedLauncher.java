@@ -138,7 +138,7 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
     /** The engine decides on the agent, from the command line, whether and how the launch is policed (containers too). */
     private PreparedLaunch prepare(final VirtualChannel channel, final List<String> cmds, final String[] envs) throws IOException {
         try {
-            return channel.call(new AgentCalls.Prepare(settings, cmds, envs));
+            return channel.call(new AgentCalls.Prepare(settings.request(cmds, envs)));
         } catch (InterruptedException e) {
             throw (IOException) new InterruptedIOException("interrupted while preparing the launch").initCause(e);
         } catch (RuntimeException e) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.schedpolicy.engine.agent.AgentLimits;
 import dev.schedpolicy.engine.agent.BlockStart;
+import dev.schedpolicy.engine.agent.LaunchRequest;
 import dev.schedpolicy.engine.agent.SchedPolicyAgent;
 import hudson.remoting.Channel;
 import hudson.remoting.ChannelBuilder;
@@ -51,7 +52,8 @@ class AgentConnectionTest {
         agent.get(30, TimeUnit.SECONDS);
         int before = reapers();
 
-        BlockStart start = controller.call(new AgentCalls.StartBlock("conn-block", "", "", "idle", AgentLimits.DEFAULT, null));
+        BlockStart start = controller.call(new AgentCalls.StartBlock(LaunchRequest.of("conn-block", "idle").inside("")
+                .onNode("", AgentLimits.DEFAULT, null)));
         assertThat(start.failure()).as("the block's start on the agent side").isEmpty();
         assertThat(reapers()).as("the registry's reaper while connected").isEqualTo(before + 1);
 

@@ -13,6 +13,7 @@ import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.launch.ParkAndRelease;
 import dev.schedpolicy.engine.launch.PolicedLaunch;
 import dev.schedpolicy.engine.policy.Policy;
+import dev.schedpolicy.engine.policy.PolicyFloor;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -95,23 +96,55 @@ public final class HandshakeRegistry implements AutoCloseable {
     }
 
     /**
-     * Parks one launch. The caller must start {@link PreparedLaunch#prefix(List)} and then call
-     * {@link #release} or {@link #abort} with its id.
+     * Prepares one launch under the request's policy, floored by its node's default ({@link LaunchRequest#floored()};
+     * what the floor kept is put first in the launch's warnings). For the command the request names, a container start
+     * ({@code docker|podman run|create}) is placed under the policy's cgroup parts by the runtime's own options, and a
+     * container whose options would leave the node's floor is refused unless the limits allow raising priorities (see
+     * {@link ContainerFloor}); an exec into a container this registry started runs as given; every other command (and a
+     * request without one) is parked: the caller must start {@link PreparedLaunch#command(List)} and then call
+     * {@link #release} or {@link #abort} with its id. Its cgroups go under the request's cgroup parent (blank: this
+     * registry's default, the agent's own cpu cgroup); a launch not released within the request's pending timeout is
+     * aborted and forgotten. See {@link ContainerBook}.
      *
-     * @param pendingTimeout after this, an unreleased launch is aborted and forgotten
+     * @throws dev.schedpolicy.engine.container.ContainerRefusal when the command must not run, saying why and what to use
      */
-    public PreparedLaunch prepare(final Policy policy, final AgentLimits limits, final String blockKey,
-            final Duration pendingTimeout) {
-        return prepare(policy, limits, blockKey, pendingTimeout, Optional.empty());
+    public PreparedLaunch prepare(final LaunchRequest request) {
+        PolicyFloor.Floored floored = request.floored();
+        Policy policy = floored.policy();
+        Optional<Path> cgroupParent = CgroupParents.parse(request.cgroupParent());
+        Duration pendingTimeout = request.pendingTimeout();
+        List<String> argv = request.argv();
+        if (argv.isEmpty()) {
+            return parked(request, policy, cgroupParent, floored.kept());
+        }
+        Optional<String> unchecked = ContainerLaunches.refusal(argv);
+        if (unchecked.isPresent()) {
+            throw new ContainerRefusal(unchecked.get());
+        }
+        ContainerCommand.Parsed parsed = ContainerCommand.parse(argv);
+        if (parsed instanceof ContainerCommand.Container c) {
+            if (policy.isDefault()) {
+                return parked(request, policy, cgroupParent, List.of());
+            }
+            PreparedLaunch prepared = containers.prepare(c.command(), policy, request.blockKey(), cgroupParent,
+                    config.withLimits(request.limits().toPolicyLimits()), request.environment(),
+                    ContainerFloor.of(request.agentDefault(), request.limits()));
+            timer.schedule(() -> containers.abort(prepared.id(), "not released within " + pendingTimeout.toMillis() + " ms of being"
+                    + " prepared"), pendingTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            return prepared.under(policy.toCompact());
+        }
+        if (parsed instanceof ContainerCommand.Unreadable u && !policy.isDefault()) {
+            // even under warn: run as it is, a container it starts would escape the policy's group and the floor's
+            throw new ContainerRefusal(u.reason() + "; only the client would be policed, and a container it starts would run"
+                    + " outside the policy");
+        }
+        return parked(request, policy, cgroupParent, floored.kept());
     }
 
-    /**
-     * As {@link #prepare(Policy, AgentLimits, String, Duration)}, with the launch's cgroups created under
-     * {@code cgroupParent} (empty: this registry's default, the agent's own cpu cgroup).
-     */
-    public PreparedLaunch prepare(final Policy policy, final AgentLimits limits, final String blockKey,
-            final Duration pendingTimeout, final Optional<Path> cgroupParent) {
-        return prepareParked(policy, parkedConfig(limits, cgroupParent), blockKey, pendingTimeout, List.of());
+    private PreparedLaunch parked(final LaunchRequest request, final Policy policy, final Optional<Path> cgroupParent,
+            final List<String> notes) {
+        return prepareParked(policy, parkedConfig(request.limits(), cgroupParent), request.blockKey(), request.pendingTimeout(),
+                notes).under(policy.toCompact());
     }
 
     /** The launch configuration under the administrator's limits, with per-launch groups under {@code cgroupParent}. */
@@ -122,64 +155,6 @@ public final class HandshakeRegistry implements AutoCloseable {
                     parent -> new CgroupGroupProvider(CgroupSystem.detect(), Optional.of(parent))));
         }
         return launchConfig;
-    }
-
-    /**
-     * As {@link #prepare(Policy, AgentLimits, String, Duration, Optional)} for the command {@code argv}: a container
-     * start ({@code docker|podman run|create}) is placed under the policy's cgroup parts by the runtime's own options, an
-     * exec into a container this registry started runs as given, and every other command is parked. See
-     * {@link ContainerBook}.
-     *
-     * @param env the environment the command will run with (its client asks the same daemon for the cgroup driver)
-     * @throws dev.schedpolicy.engine.container.ContainerRefusal when the command must not run, saying why and what to use
-     */
-    public PreparedLaunch prepare(final Policy policy, final AgentLimits limits, final String blockKey, final Duration pendingTimeout,
-            final Optional<Path> cgroupParent, final List<String> argv, final Map<String, String> env) {
-        return prepare(policy, limits, blockKey, pendingTimeout, cgroupParent, argv, env, List.of());
-    }
-
-    /**
-     * As {@link #prepare(Policy, AgentLimits, String, Duration, Optional, List, Map)}, with the caller's own notes about
-     * the launch (e.g. what the node's floor kept) put first in its record's warnings.
-     */
-    @SuppressWarnings("checkstyle:ParameterNumber")
-    public PreparedLaunch prepare(final Policy policy, final AgentLimits limits, final String blockKey, final Duration pendingTimeout,
-            final Optional<Path> cgroupParent, final List<String> argv, final Map<String, String> env, final List<String> notes) {
-        return prepare(policy, limits, blockKey, pendingTimeout, cgroupParent, argv, env, notes, null);
-    }
-
-    /**
-     * As {@link #prepare(Policy, AgentLimits, String, Duration, Optional, List, Map, List)} on a node whose default policy
-     * is {@code agentDefault}: a container whose options would leave that floor is refused unless the limits allow
-     * raising priorities (see {@link ContainerFloor}).
-     *
-     * @param agentDefault the node's default policy, compact; blank or null for none
-     */
-    @SuppressWarnings("checkstyle:ParameterNumber")
-    public PreparedLaunch prepare(final Policy policy, final AgentLimits limits, final String blockKey, final Duration pendingTimeout,
-            final Optional<Path> cgroupParent, final List<String> argv, final Map<String, String> env, final List<String> notes,
-            final String agentDefault) {
-        Optional<String> unchecked = ContainerLaunches.refusal(argv);
-        if (unchecked.isPresent()) {
-            throw new ContainerRefusal(unchecked.get());
-        }
-        ContainerCommand.Parsed parsed = ContainerCommand.parse(argv);
-        if (parsed instanceof ContainerCommand.Container c) {
-            if (policy.isDefault()) {
-                return prepare(policy, limits, blockKey, pendingTimeout, cgroupParent);
-            }
-            PreparedLaunch prepared = containers.prepare(c.command(), policy, blockKey, cgroupParent,
-                    config.withLimits(limits.toPolicyLimits()), env, ContainerFloor.of(agentDefault, limits));
-            timer.schedule(() -> containers.abort(prepared.id(), "not released within " + pendingTimeout.toMillis() + " ms of being"
-                    + " prepared"), pendingTimeout.toMillis(), TimeUnit.MILLISECONDS);
-            return prepared;
-        }
-        if (parsed instanceof ContainerCommand.Unreadable u && !policy.isDefault()) {
-            // even under warn: run as it is, a container it starts would escape the policy's group and the floor's
-            throw new ContainerRefusal(u.reason() + "; only the client would be policed, and a container it starts would run"
-                    + " outside the policy");
-        }
-        return prepareParked(policy, parkedConfig(limits, cgroupParent), blockKey, pendingTimeout, notes);
     }
 
     /** @param notes the engine's own warnings about the launch, put before the launch's in its record */

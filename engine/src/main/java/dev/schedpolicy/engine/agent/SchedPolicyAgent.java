@@ -106,32 +106,24 @@ public final class SchedPolicyAgent {
      * trivial command through park-and-release under the merged policy, so what fails here would fail
      * every launch.
      *
-     * @param blockKey  unique key the block's launches and {@link #finishBlock} use
-     * @param agentDefault the node's or global default policy, compact, may be blank
-     * @param enclosing the merged policy of enclosing blocks, compact, may be blank
-     * @param requested this block's policy, compact
+     * @param request the block: its key (which its launches and {@link #finishBlock} use), its policy, the enclosing
+     *                blocks' policy, and the node's default, limits and cgroup parent (see {@link CgroupParents}); its
+     *                timeout and command are not used
      */
-    public static BlockStart startBlock(final String blockKey, final String agentDefault, final String enclosing,
-            final String requested, final AgentLimits limits) {
-        return startBlock(blockKey, agentDefault, enclosing, requested, limits, null);
-    }
-
-    /**
-     * As {@link #startBlock(String, String, String, String, AgentLimits)}, with the block's cgroups under
-     * the administrator's {@code cgroupParent} (see {@link CgroupParents}; blank: the agent's own cpu cgroup).
-     */
-    public static BlockStart startBlock(final String blockKey, final String agentDefault, final String enclosing,
-            final String requested, final AgentLimits limits, final String cgroupParent) {
+    public static BlockStart startBlock(final LaunchRequest request) {
+        String blockKey = request.blockKey();
+        String requested = request.policy();
+        AgentLimits limits = request.limits();
         Optional<Path> parent;
         try {
-            parent = CgroupParents.parse(cgroupParent);
+            parent = CgroupParents.parse(request.cgroupParent());
         } catch (IllegalArgumentException e) {
             return new BlockStart(blockKey, requested, requested, List.of(), e.getMessage());
         }
         Policy effective;
         List<String> findings = new ArrayList<>();
         try {
-            PolicyFloor.Floored floored = PolicyForms.mergeOverDefault(agentDefault, enclosing, requested, limits);
+            PolicyFloor.Floored floored = request.floored();
             effective = floored.policy();
             findings.addAll(floored.kept());
             limits.toPolicyLimits().check(effective, Runtime.getRuntime().availableProcessors());
@@ -149,7 +141,7 @@ public final class SchedPolicyAgent {
             if (!problems.isEmpty()) {
                 trialFailure = String.join("; ", problems);
             } else {
-                trialFailure = trialLaunch(effective, limits, blockKey, parent, findings);
+                trialFailure = trialLaunch(effective, request, findings);
             }
             reach.addAll(report.advisoriesFor(effective));
             if (perTaskOnly(effective)) {
@@ -174,12 +166,13 @@ public final class SchedPolicyAgent {
         return !policy.needsCgroup() && (policy.schedClass().isPresent() || policy.nice().isPresent());
     }
 
-    private static String trialLaunch(final Policy policy, final AgentLimits limits, final String blockKey,
-            final Optional<Path> parent, final List<String> warnings) {
+    /** Runs ":" under {@code policy}, the block's merged one, with the block's limits and cgroup parent. */
+    private static String trialLaunch(final Policy policy, final LaunchRequest block, final List<String> warnings) {
         HandshakeRegistry r = registry();
-        String trialKey = blockKey + "#probe";
+        String trialKey = block.blockKey() + "#probe";
         try {
-            PreparedLaunch prepared = r.prepare(policy, limits, trialKey, TRIAL_TIMEOUT, parent);
+            PreparedLaunch prepared = r.prepare(LaunchRequest.of(trialKey, policy.toCompact())
+                    .onNode(null, block.limits(), block.cgroupParent()).pendingFor(TRIAL_TIMEOUT));
             Process p;
             try {
                 p = new ProcessBuilder(prepared.prefix(List.of("/bin/sh", "-c", ":")))
@@ -216,55 +209,14 @@ public final class SchedPolicyAgent {
         return Duration.ofSeconds(seconds);
     }
 
-    /** Parks one launch of a block under its merged policy; see {@link HandshakeRegistry#prepare}. */
-    public static PreparedLaunch prepare(final String policy, final String blockKey, final AgentLimits limits,
-            final Duration pendingTimeout) {
-        return prepare(policy, blockKey, limits, pendingTimeout, null);
-    }
-
-    /** As {@link #prepare(String, String, AgentLimits, Duration)}, with the launch's cgroups under {@code cgroupParent}. */
-    public static PreparedLaunch prepare(final String policy, final String blockKey, final AgentLimits limits,
-            final Duration pendingTimeout, final String cgroupParent) {
-        return registry().prepare(Policy.parse(policy), limits, blockKey, pendingTimeout, CgroupParents.parse(cgroupParent));
-    }
-
     /**
-     * As {@link #prepare(String, String, AgentLimits, Duration, String)} for the command Jenkins is about to start, so a
-     * container start is placed under the policy and an exec into a container of ours may run (see
-     * {@link HandshakeRegistry#prepare(Policy, AgentLimits, String, Duration, Optional, List, Map)}).
-     *
-     * @param argv         the command line as the launcher would start it
-     * @param envOverrides the launch's environment as "KEY=VALUE" overrides of this JVM's own (Launcher.ProcStarter#envs)
+     * Parks one launch of a block; see {@link HandshakeRegistry#prepare}. Its policy is floored here by the default of
+     * the node this launch runs on (unless the limits allow authors above it): every launch is floored where it runs,
+     * whatever its launcher carries, since a block started on one node also decorates the launches of a {@code node {}}
+     * nested in it, which run on another node under that node's floor. Floored fields are named in the launch's warnings.
      */
-    @SuppressWarnings("checkstyle:ParameterNumber")
-    public static PreparedLaunch prepare(final String policy, final String blockKey, final AgentLimits limits,
-            final Duration pendingTimeout, final String cgroupParent, final List<String> argv, final List<String> envOverrides) {
-        return prepare(policy, null, blockKey, limits, pendingTimeout, cgroupParent, argv, envOverrides);
-    }
-
-    /**
-     * As {@link #prepare(String, String, AgentLimits, Duration, String, List, List)}, with {@code policy} floored here by
-     * {@code agentDefault}, the default of the node this launch runs on (unless the limits allow authors above it).
-     * Every launch is floored where it runs, whatever its launcher carries: a block started on one node also decorates
-     * the launches of a {@code node {}} nested in it, which run on another node under that node's floor. Floored
-     * fields are named in the launch's warnings.
-     *
-     * @param agentDefault the default policy of the node the launch runs on, compact, may be blank
-     */
-    @SuppressWarnings("checkstyle:ParameterNumber")
-    public static PreparedLaunch prepare(final String policy, final String agentDefault, final String blockKey,
-            final AgentLimits limits, final Duration pendingTimeout, final String cgroupParent, final List<String> argv,
-            final List<String> envOverrides) {
-        PolicyFloor.Floored floored = PolicyForms.mergeOverDefault(agentDefault, null, policy, limits);
-        Map<String, String> env = new HashMap<>(System.getenv());
-        for (String kv : envOverrides == null ? List.<String>of() : envOverrides) {
-            int eq = kv.indexOf('=');
-            if (eq > 0) {
-                env.put(kv.substring(0, eq), kv.substring(eq + 1));
-            }
-        }
-        return registry().prepare(floored.policy(), limits, blockKey, pendingTimeout, CgroupParents.parse(cgroupParent),
-                argv, env, floored.kept(), agentDefault).under(floored.policy().toCompact());
+    public static PreparedLaunch prepare(final LaunchRequest request) {
+        return registry().prepare(request);
     }
 
     /** Releases a parked launch once Jenkins started it; see {@link HandshakeRegistry#release}. */

@@ -1,7 +1,6 @@
 package dev.schedpolicy.engine.agent;
 
 import dev.schedpolicy.engine.launch.LaunchConfig;
-import dev.schedpolicy.engine.policy.Policy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -44,7 +43,8 @@ class AdoptedGroupsITest {
     @Test
     void shouldRemoveTheRecordedGroupsOfABlockAnotherRegistryStarted() throws Exception {
         before = registry();
-        PreparedLaunch prepared = before.prepare(Policy.parse("quota50+warn"), AgentLimits.DEFAULT, "block-r", Duration.ofSeconds(30));
+        PreparedLaunch prepared = before.prepare(LaunchRequest.of("block-r", "quota50+warn")
+                .pendingFor(Duration.ofSeconds(30)));
         Process p = new ProcessBuilder(prepared.prefix(List.of("sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; sleep 30")))
                 .start();
         LaunchRecord record = before.release(prepared.id(), Duration.ofSeconds(10));
@@ -73,11 +73,13 @@ class AdoptedGroupsITest {
     @Test
     void shouldLeaveAGroupThisRegistryHoldsForAnotherBlockWhenABlockEnds() throws Exception {
         after = registry();
-        PreparedLaunch mine = after.prepare(Policy.parse("quota50+warn"), AgentLimits.DEFAULT, "block-old", Duration.ofSeconds(30));
+        PreparedLaunch mine = after.prepare(LaunchRequest.of("block-old", "quota50+warn")
+                .pendingFor(Duration.ofSeconds(30)));
         Process own = new ProcessBuilder(mine.prefix(List.of("sleep", "30"))).start();
         LaunchRecord ownRecord = after.release(mine.id(), Duration.ofSeconds(10));
         assumeTrue(ownRecord.warnings().isEmpty(), "needs a writable cpu cgroup (CI runs as root): " + ownRecord.warnings());
-        PreparedLaunch theirs = after.prepare(Policy.parse("quota50+warn"), AgentLimits.DEFAULT, "block-new", Duration.ofSeconds(30));
+        PreparedLaunch theirs = after.prepare(LaunchRequest.of("block-new", "quota50+warn")
+                .pendingFor(Duration.ofSeconds(30)));
         Process other = new ProcessBuilder(theirs.prefix(List.of("sleep", "30"))).start();
         String otherGroup = after.release(theirs.id(), Duration.ofSeconds(10)).cpuCgroup();
         Path otherDir = Path.of("/sys/fs/cgroup/cpu" + otherGroup);

@@ -4,7 +4,6 @@ import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.container.ContainerRefusal;
 import dev.schedpolicy.engine.container.TestDocker;
 import dev.schedpolicy.engine.launch.LaunchConfig;
-import dev.schedpolicy.engine.policy.Policy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -74,7 +73,9 @@ class ContainerLaunchITest {
     /** What the plugin does: prepare on the agent, start the rewritten line, release. */
     private Started launch(final String policy, final String block, final Optional<Path> parent, final List<String> argv,
             final boolean waitForExit) throws Exception {
-        PreparedLaunch prepared = registry.prepare(Policy.parse(policy), AgentLimits.DEFAULT, block, TIMEOUT, parent, argv, docker.env());
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of(block, policy)
+                .onNode(null, AgentLimits.DEFAULT, parent.map(Object::toString).orElse(null)).pendingFor(TIMEOUT)
+                .forCommand(argv, docker.env()));
         ProcessBuilder pb = new ProcessBuilder(prepared.command(argv)).redirectErrorStream(true);
         pb.environment().putAll(docker.env());
         Process p = pb.start();
@@ -173,8 +174,8 @@ class ContainerLaunchITest {
         Path plain = docker.parent("schedpolicy-test-plain", false);
         String id = docker.ok("docker", "run", "-d", "--label", TestDocker.LABEL, "--network", "none",
                 "--cgroup-parent=" + cgroups.cpuPathOf(plain), TestDocker.IMAGE, "sleep", "60");
-        assertThatThrownBy(() -> registry.prepare(Policy.parse("cpu-idle"), AgentLimits.DEFAULT, "b", TIMEOUT, Optional.empty(),
-                List.of("docker", "exec", id, "sh", "-c", "make"), docker.env()))
+        assertThatThrownBy(() -> registry.prepare(LaunchRequest.of("b", "cpu-idle").pendingFor(TIMEOUT)
+                .forCommand(List.of("docker", "exec", id, "sh", "-c", "make"), docker.env())))
                 .isInstanceOf(ContainerRefusal.class).hasMessageContaining("which no policed launch on this agent started")
                 .hasMessageContaining("withSchedPolicy around docker.image(...).inside");
         assertThat(registry.pendingCount()).isZero();
@@ -203,8 +204,9 @@ class ContainerLaunchITest {
         assertThat(cpuLine(docker.pidOf(run.stdout()))).isEqualTo(cgroups.cpuPathOf(idle) + "/" + run.stdout());
         assertThat(run.record().warnings()).singleElement().asString().contains("applied its cgroup equivalent instead, cpu-idle");
         assertThat(run.record().verified()).as(run.record().describe()).isTrue();
-        PreparedLaunch exec = registry.prepare(Policy.parse("idle"), AgentLimits.DEFAULT, "b", TIMEOUT, Optional.of(idle),
-                List.of("docker", "exec", run.stdout(), "true"), docker.env());
+        PreparedLaunch exec = registry.prepare(LaunchRequest.of("b", "idle")
+                .onNode(null, AgentLimits.DEFAULT, idle.toString()).pendingFor(TIMEOUT)
+                .forCommand(List.of("docker", "exec", run.stdout(), "true"), docker.env()));
         assertThat(exec.command(List.of("x"))).as("an exec runs unchanged").containsExactly("x");
         registry.abort(exec.id(), "not started in this test");
         registry.finishBlock("b");
@@ -231,8 +233,8 @@ class ContainerLaunchITest {
     void shouldEndTheWaitForTheContainerAtOnceWhenAbortedAndLetNoLateClientCreateIt() throws Exception {
         Path plain = docker.parent("schedpolicy-test-plain", false);
         List<String> argv = insideRun();
-        PreparedLaunch prepared = registry.prepare(Policy.parse("weight50"), AgentLimits.DEFAULT, "b-abort", TIMEOUT,
-                Optional.of(plain), argv, docker.env());
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("b-abort", "weight50")
+                .onNode(null, AgentLimits.DEFAULT, plain.toString()).pendingFor(TIMEOUT).forCommand(argv, docker.env()));
         // the client reaches the daemon only 3 s after it was started
         List<String> slow = new ArrayList<>(List.of("sh", "-c", "sleep 3; exec \"$@\"", "slow-client"));
         slow.addAll(prepared.command(argv));
@@ -277,8 +279,9 @@ class ContainerLaunchITest {
         Path idle = docker.parent("schedpolicy-test-idle", true);
         SchedPolicyAgent.useRegistry(registry);
         try {
-            assertThatThrownBy(() -> SchedPolicyAgent.prepare("", "idle", "b-floor", AgentLimits.DEFAULT, TIMEOUT, idle.toString(),
-                    insideRunWith("--privileged", "--cgroupns=host"), env()))
+            assertThatThrownBy(() -> SchedPolicyAgent.prepare(LaunchRequest.of("b-floor", "")
+                    .onNode("idle", AgentLimits.DEFAULT, idle.toString()).pendingFor(TIMEOUT)
+                    .forCommand(insideRunWith("--privileged", "--cgroupns=host"), docker.env())))
                     .isInstanceOf(ContainerRefusal.class)
                     .hasMessageContaining("'docker run' has --privileged")
                     .hasMessageContaining("leave the administrator's floor 'idle'")
@@ -300,8 +303,9 @@ class ContainerLaunchITest {
     void shouldRunAPrivilegedContainerWhereRaisingIsAllowedAndSayTheFloorCannotHold() throws Exception {
         Path idle = docker.parent("schedpolicy-test-idle", true);
         AgentLimits raising = new AgentLimits(true, -20, true, 0);
-        PreparedLaunch prepared = registry.prepare(Policy.parse("idle"), raising, "b-raise", TIMEOUT, Optional.of(idle),
-                insideRunWith("--cap-add=SYS_NICE"), docker.env(), List.of(), "idle");
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("b-raise", "idle")
+                .onNode("idle", raising, idle.toString()).pendingFor(TIMEOUT)
+                .forCommand(insideRunWith("--cap-add=SYS_NICE"), docker.env()));
         Process client = start(prepared.command(insideRunWith("--cap-add=SYS_NICE")));
         String id = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         assertThat(client.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -341,10 +345,6 @@ class ContainerLaunchITest {
         String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return Integer.parseInt(f[41 - 3]);
-    }
-
-    private List<String> env() {
-        return docker.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
     }
 
     private Process start(final List<String> argv) throws IOException {

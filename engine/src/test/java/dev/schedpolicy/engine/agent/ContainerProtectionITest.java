@@ -19,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -132,8 +131,9 @@ class ContainerProtectionITest {
 
         for (int i = 0; i < CONTAINERS; i++) {
             List<String> argv = busyContainer();
-            PreparedLaunch p = registry.prepare(Policy.parse("cpu-idle+cpus=0"), AgentLimits.DEFAULT, "b", Duration.ofSeconds(60),
-                    Optional.of(idle), argv, docker.env());
+            PreparedLaunch p = registry.prepare(LaunchRequest.of("b", "cpu-idle+cpus=0")
+                    .onNode(null, AgentLimits.DEFAULT, idle.toString()).pendingFor(Duration.ofSeconds(60))
+                    .forCommand(argv, docker.env()));
             docker.ok(p.command(argv).toArray(new String[0]));
             assertThat(registry.release(p.id(), Duration.ofSeconds(10)).verified()).isTrue();
         }

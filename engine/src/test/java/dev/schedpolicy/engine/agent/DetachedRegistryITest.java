@@ -1,7 +1,6 @@
 package dev.schedpolicy.engine.agent;
 
 import dev.schedpolicy.engine.launch.LaunchConfig;
-import dev.schedpolicy.engine.policy.Policy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -50,7 +49,8 @@ class DetachedRegistryITest {
     void shouldKeepARunningLaunchsGroupAndEndItsReaperOnceTheGroupIsEmpty() throws Exception {
         int before = reapers();
         registry = registry();
-        PreparedLaunch prepared = registry.prepare(Policy.parse("quota50+warn"), AgentLimits.DEFAULT, "block-d", Duration.ofSeconds(30));
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("block-d", "quota50+warn")
+                .pendingFor(Duration.ofSeconds(30)));
         Path go = state.resolve("go");
         Process p = new ProcessBuilder(prepared.prefix(List.of("sh", "-c", "while [ ! -e " + go + " ]; do sleep 0.05; done"))).start();
         LaunchRecord record = registry.release(prepared.id(), Duration.ofSeconds(10));

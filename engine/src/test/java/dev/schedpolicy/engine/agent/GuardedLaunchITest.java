@@ -3,7 +3,6 @@ package dev.schedpolicy.engine.agent;
 import dev.schedpolicy.engine.buildpage.LaunchMarks;
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.launch.LaunchConfig;
-import dev.schedpolicy.engine.policy.Policy;
 import dev.schedpolicy.engine.proc.ProcFs;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -87,7 +86,7 @@ class GuardedLaunchITest {
     }
 
     private PreparedLaunch prepare(final String block) {
-        return registry.prepare(Policy.parse("normal"), AgentLimits.DEFAULT, block, Duration.ofSeconds(30));
+        return registry.prepare(LaunchRequest.of(block, "normal").pendingFor(Duration.ofSeconds(30)));
     }
 
     private static void await(final BooleanSupplier condition, final long millis) throws InterruptedException {

@@ -3,7 +3,6 @@ package dev.schedpolicy.engine.agent;
 import dev.schedpolicy.engine.container.ContainerRefusal;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.launch.PolicyApplyException;
-import dev.schedpolicy.engine.policy.Policy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,7 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,7 +63,7 @@ class HandshakeRegistryITest {
     /** Jenkins' launchChannel speaks remoting over the process's stdin/stdout: the shim must add nothing to them. */
     @Test
     void shouldLeaveTheCommandsStdinAndStdoutToItselfSoAChannelLaunchCanBePoliced() throws Exception {
-        PreparedLaunch prepared = registry.prepare(Policy.parse("idle"), AgentLimits.DEFAULT, "block-ch", Duration.ofSeconds(30));
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("block-ch", "idle").pendingFor(Duration.ofSeconds(30)));
         Process p = new ProcessBuilder(prepared.prefix(List.of("cat"))).start();
         registry.release(prepared.id(), Duration.ofSeconds(10));
         p.getOutputStream().write("frame-1\n".getBytes(StandardCharsets.US_ASCII));
@@ -78,8 +76,8 @@ class HandshakeRegistryITest {
 
     @Test
     void shouldRunACommandStartedBySomeoneElseUnderThePolicyAcrossTwoCalls() throws Exception {
-        PreparedLaunch prepared = registry.prepare(Policy.parse("batch+nice19"), AgentLimits.DEFAULT, "block-1",
-                Duration.ofSeconds(30));
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("block-1", "batch+nice19")
+                .pendingFor(Duration.ofSeconds(30)));
         assertThat(registry.pendingCount()).isEqualTo(1);
         assertThat(String.join(" ", prepared.commandPrefix())).doesNotContain("$");
 
@@ -103,15 +101,15 @@ class HandshakeRegistryITest {
     @Test
     void shouldParkDockerSubcommandsThatStartNoContainerAndRefuseALineItCannotRead() throws Exception {
         Map<String, String> env = System.getenv();
-        PreparedLaunch ps = registry.prepare(Policy.parse("batch"), AgentLimits.DEFAULT, "block-d", Duration.ofSeconds(30),
-                Optional.empty(), List.of("docker", "stop", "--time=1", "c0ffee"), env);
+        PreparedLaunch ps = registry.prepare(LaunchRequest.of("block-d", "batch").pendingFor(Duration.ofSeconds(30))
+                .forCommand(List.of("docker", "stop", "--time=1", "c0ffee"), env));
         assertThat(ps.commandPrefix()).as("parked behind the shim").isNotEmpty();
         registry.abort(ps.id(), "not started in this test");
 
         List<String> odd = List.of("docker", "--frobnicate", "x", "run", "img");
         for (String policy : List.of("batch", "batch+warn")) {
-            assertThatThrownBy(() -> registry.prepare(Policy.parse(policy), AgentLimits.DEFAULT, "block-d", Duration.ofSeconds(30),
-                    Optional.empty(), odd, env))
+            assertThatThrownBy(() -> registry.prepare(LaunchRequest.of("block-d", policy).pendingFor(Duration.ofSeconds(30))
+                    .forCommand(odd, env)))
                     .as("under warn too: run as it is, the container would escape the policy")
                     .isInstanceOf(ContainerRefusal.class).hasMessageContaining("unknown global option '--frobnicate'")
                     .hasMessageContaining("only the client would be policed");
@@ -123,18 +121,18 @@ class HandshakeRegistryITest {
 
     @Test
     void shouldRefuseAnExecIntoAContainerItDidNotStartWithoutAskingAnyDaemon() {
-        assertThatThrownBy(() -> registry.prepare(Policy.parse("cpu-idle"), AgentLimits.DEFAULT, "block-e", Duration.ofSeconds(30),
-                Optional.empty(), List.of("docker", "exec", "--env", "A=s3cret", "c0ffee", "env", "A=s3cret", "sh", "-c", "make"),
-                System.getenv()))
-                .isInstanceOf(ContainerRefusal.class).hasMessageContaining("runs in container c0ffee, which no policed launch on this"
+        assertThatThrownBy(() -> registry.prepare(LaunchRequest.of("block-e", "cpu-idle").pendingFor(Duration.ofSeconds(30))
+                .forCommand(List.of("docker", "exec", "--env", "A=s3cret", "c0ffee", "env", "A=s3cret", "sh", "-c", "make"),
+                        System.getenv())))
+                .isInstanceOf(ContainerRefusal.class)
+                .hasMessageContaining("runs in container c0ffee, which no policed launch on this"
                         + " agent started").hasMessageNotContaining("s3cret");
         assertThat(registry.pendingCount()).isZero();
     }
 
     @Test
     void shouldAbortAndCleanUpAPreparedLaunchThatIsNeverReleased() throws Exception {
-        PreparedLaunch prepared = registry.prepare(Policy.parse("idle"), AgentLimits.DEFAULT, "block-2",
-                Duration.ofMillis(300));
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("block-2", "idle").pendingFor(Duration.ofMillis(300)));
         Process p = new ProcessBuilder(prepared.prefix(List.of("sh", "-c", "echo ran"))).start();
 
         assertThat(p.waitFor()).isEqualTo(125);
@@ -148,7 +146,7 @@ class HandshakeRegistryITest {
 
     @Test
     void shouldAbortWhenTheLaunchFailedSoTheCommandNeverRuns() throws Exception {
-        PreparedLaunch prepared = registry.prepare(Policy.parse("idle"), AgentLimits.DEFAULT, "block-3", Duration.ofSeconds(30));
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("block-3", "idle").pendingFor(Duration.ofSeconds(30)));
         Process p = new ProcessBuilder(prepared.prefix(List.of("sh", "-c", "echo ran"))).start();
         registry.abort(prepared.id(), "Jenkins could not start the step");
         assertThat(p.waitFor()).isEqualTo(125);
@@ -164,7 +162,7 @@ class HandshakeRegistryITest {
      */
     @Test
     void shouldEndAWaitingReleaseAtOnceWhenAbortedSoALateShimNeverRunsTheCommand() throws Exception {
-        PreparedLaunch prepared = registry.prepare(Policy.parse("idle"), AgentLimits.DEFAULT, "block-ab", Duration.ofSeconds(60));
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("block-ab", "idle").pendingFor(Duration.ofSeconds(60)));
         java.util.concurrent.CompletableFuture<LaunchRecord> release = java.util.concurrent.CompletableFuture.supplyAsync(
                 () -> registry.release(prepared.id(), Duration.ofSeconds(20)));
         Thread.sleep(300); // the release is waiting for the shim's PID
@@ -189,32 +187,33 @@ class HandshakeRegistryITest {
 
     @Test
     void shouldAbortPendingLaunchesWhenTheirBlockEnds() throws Exception {
-        registry.prepare(Policy.parse("idle"), AgentLimits.DEFAULT, "block-4", Duration.ofSeconds(30));
-        registry.prepare(Policy.parse("idle"), AgentLimits.DEFAULT, "other", Duration.ofSeconds(30));
+        registry.prepare(LaunchRequest.of("block-4", "idle").pendingFor(Duration.ofSeconds(30)));
+        registry.prepare(LaunchRequest.of("other", "idle").pendingFor(Duration.ofSeconds(30)));
         registry.finishBlock("block-4");
         assertThat(registry.pendingCount()).isEqualTo(1);
     }
 
     @Test
     void shouldRefuseAPolicyAboveTheAdministratorsLimitsBeforeParking() {
-        assertThatThrownBy(() -> registry.prepare(Policy.parse("nice-5"), AgentLimits.DEFAULT, "b", Duration.ofSeconds(5)))
+        assertThatThrownBy(() -> registry.prepare(LaunchRequest.of("b", "nice-5").pendingFor(Duration.ofSeconds(5))))
                 .hasMessageContaining("not allowed here");
-        assertThatThrownBy(() -> registry.prepare(Policy.parse("quota50"), new AgentLimits(false, 0, false, 0), "b",
-                Duration.ofSeconds(5))).hasMessageContaining("disabled by the administrator");
+        assertThatThrownBy(() -> registry.prepare(LaunchRequest.of("b", "quota50")
+                .onNode(null, new AgentLimits(false, 0, false, 0), null).pendingFor(Duration.ofSeconds(5))))
+                .hasMessageContaining("disabled by the administrator");
         assertThat(registry.pendingCount()).isZero();
     }
 
     @Test
     void shouldReportTheReasonWhenTheCommandNeverReachesTheShim() {
-        PreparedLaunch prepared = registry.prepare(Policy.parse("batch"), AgentLimits.DEFAULT, "b", Duration.ofSeconds(30));
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("b", "batch").pendingFor(Duration.ofSeconds(30)));
         assertThatThrownBy(() -> registry.release(prepared.id(), Duration.ofMillis(200)))
                 .isInstanceOf(PolicyApplyException.class).hasMessageContaining("did not reach the policy shim");
     }
 
     @Test
     void shouldKeepACgroupUntilTheBlockEndsAndReportItsUsage() throws Exception {
-        PreparedLaunch prepared = registry.prepare(Policy.parse("quota50+warn"), AgentLimits.DEFAULT, "block-5",
-                Duration.ofSeconds(30));
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("block-5", "quota50+warn")
+                .pendingFor(Duration.ofSeconds(30)));
         Process p = new ProcessBuilder(prepared.prefix(List.of("sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done")))
                 .start();
         LaunchRecord record = registry.release(prepared.id(), Duration.ofSeconds(10));
@@ -233,8 +232,8 @@ class HandshakeRegistryITest {
 
     @Test
     void shouldReapTheGroupOfAFinishedLaunchOutsideAnyBlockAndKeepItsUsage() throws Exception {
-        PreparedLaunch prepared = registry.prepare(Policy.parse("weight50+warn"), AgentLimits.DEFAULT, "node-default",
-                Duration.ofSeconds(30));
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("node-default", "weight50+warn")
+                .pendingFor(Duration.ofSeconds(30)));
         Process p = new ProcessBuilder(prepared.prefix(List.of("true"))).start();
         LaunchRecord record = registry.release(prepared.id(), Duration.ofSeconds(10));
         assertThat(p.waitFor()).isZero();

@@ -1,7 +1,6 @@
 package dev.schedpolicy.engine.agent;
 
 import dev.schedpolicy.engine.launch.LaunchConfig;
-import dev.schedpolicy.engine.policy.Policy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,7 +40,8 @@ class LaunchMeasuresITest {
     }
 
     private String launch(final String policy, final String label, final String owner, final String background) throws Exception {
-        PreparedLaunch prepared = registry.prepare(Policy.parse(policy), AgentLimits.DEFAULT, "block-" + label, Duration.ofSeconds(30));
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("block-" + label, policy)
+                .pendingFor(Duration.ofSeconds(30)));
         assertThat(registry.measure(prepared.id(), label, owner)).isEmpty();
         // the first process returns at once; the work goes on in the background, as a durable task's does
         Process p = new ProcessBuilder(prepared.prefix(List.of("/bin/sh", "-c", "(" + background + ") >/dev/null 2>&1 &")))
@@ -115,7 +115,7 @@ class LaunchMeasuresITest {
 
     @Test
     void shouldDropTheMeterOfAnAbortedLaunch() throws Exception {
-        PreparedLaunch prepared = registry.prepare(Policy.parse("normal"), AgentLimits.DEFAULT, "block-a", Duration.ofSeconds(30));
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("block-a", "normal").pendingFor(Duration.ofSeconds(30)));
         registry.measure(prepared.id(), "never #1");
         registry.abort(prepared.id(), "test");
         assertThat(registry.collectMeasures(List.of(prepared.id()), Duration.ZERO, true).records()).isEmpty();

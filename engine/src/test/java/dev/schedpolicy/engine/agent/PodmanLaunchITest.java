@@ -3,7 +3,6 @@ package dev.schedpolicy.engine.agent;
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.container.TestCgroupParents;
 import dev.schedpolicy.engine.launch.LaunchConfig;
-import dev.schedpolicy.engine.policy.Policy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -105,8 +104,9 @@ class PodmanLaunchITest {
         // nofile and nproc as this machine allows: podman's defaults exceed the hard limits here
         List<String> runLine = podman("run", "-d", "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1024:1024", "--network", "none",
                 IMAGE, "sleep", "60");
-        PreparedLaunch prepared = registry.prepare(Policy.parse("cpu-idle+cpus=0"), AgentLimits.DEFAULT, "b", TIMEOUT,
-                Optional.of(idle), runLine, Map.of("PATH", System.getenv("PATH")));
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("b", "cpu-idle+cpus=0")
+                .onNode(null, AgentLimits.DEFAULT, idle.toString()).pendingFor(TIMEOUT)
+                .forCommand(runLine, Map.of("PATH", System.getenv("PATH"))));
         String id = ok(prepared.command(runLine).toArray(new String[0]));
         LaunchRecord record = registry.release(prepared.id(), TIMEOUT);
         assertThat(record.container()).hasValue(id);
@@ -118,8 +118,8 @@ class PodmanLaunchITest {
         assertThat(Files.readAllLines(Path.of("/proc/" + pid + "/status"))).contains("Cpus_allowed_list:\t0");
 
         List<String> exec = podman("exec", id, "sleep", "1");
-        PreparedLaunch joined = registry.prepare(Policy.parse("cpu-idle"), AgentLimits.DEFAULT, "b", TIMEOUT, Optional.empty(), exec,
-                Map.of());
+        PreparedLaunch joined = registry.prepare(LaunchRequest.of("b", "cpu-idle").pendingFor(TIMEOUT)
+                .forCommand(exec, Map.of()));
         assertThat(joined.command(exec)).isEqualTo(exec);
         Process p = new ProcessBuilder(exec).start();
         LaunchRecord execRecord = registry.release(joined.id(), TIMEOUT);

@@ -41,11 +41,11 @@ class SchedPolicyAgentITest {
                     real.cgroupMode(), real.cpuController(), real.cgroupParent(), real.cgroupParentUsable(), real.ioSchedulers(),
                     real.autogroup(), real.scope());
         });
-        BlockStart failed = SchedPolicyAgent.startBlock("b5", null, null, "idle", AgentLimits.DEFAULT);
+        BlockStart failed = SchedPolicyAgent.startBlock(LaunchRequest.of("b5", "idle"));
         assertThat(failed.failure()).hasValueSatisfying(f -> assertThat(f)
                 .contains("cannot be applied on this agent: scheduling class idle cannot be applied here: EPERM (test)")
                 .contains("onUnsupported: 'warn'"));
-        BlockStart warned = SchedPolicyAgent.startBlock("b6", null, null, "idle+warn", AgentLimits.DEFAULT);
+        BlockStart warned = SchedPolicyAgent.startBlock(LaunchRequest.of("b6", "idle+warn"));
         assertThat(warned.failure()).isEmpty();
         assertThat(warned.warnings().get(0)).contains("cannot be fully applied").contains("EPERM (test)");
     }
@@ -59,7 +59,7 @@ class SchedPolicyAgentITest {
                     real.ioSchedulers(), true, new dev.schedpolicy.engine.probe.TaskGroupScope("autogroup /autogroup-80 in cgroup /",
                             12, 18, java.util.List.of(), java.util.List.of("autogroup is on and this process is in the root cpu cgroup")));
         });
-        BlockStart start = SchedPolicyAgent.startBlock("b10", null, null, "idle", AgentLimits.DEFAULT);
+        BlockStart start = SchedPolicyAgent.startBlock(LaunchRequest.of("b10", "idle"));
         assertThat(start.failure()).isEmpty();
         assertThat(start.warnings()).as("said once per build, not in every block's warnings").isEmpty();
         assertThat(start.reach()).hasSize(2).anySatisfy(w -> assertThat(w).contains("has no effect against the 18 processes"))
@@ -69,7 +69,8 @@ class SchedPolicyAgentITest {
 
     @Test
     void shouldMergeAgentDefaultEnclosingAndRequestedAndProbeForReal() {
-        BlockStart start = SchedPolicyAgent.startBlock("b1", "batch+nice10", "io-be7", "nice19", AgentLimits.DEFAULT);
+        BlockStart start = SchedPolicyAgent.startBlock(LaunchRequest.of("b1", "nice19").inside("io-be7")
+                .onNode("batch+nice10", AgentLimits.DEFAULT, null));
         assertThat(start.failure()).isEmpty();
         assertThat(start.effective()).isEqualTo("batch+nice19+io-be7");
         assertThat(start.requested()).isEqualTo("nice19");
@@ -79,7 +80,8 @@ class SchedPolicyAgentITest {
 
     @Test
     void shouldRunABlockThatAsksForNormalUnderAnIdleNodeDefaultAtIdleAndSaySo() {
-        BlockStart start = SchedPolicyAgent.startBlock("b7", "idle", null, "normal", AgentLimits.DEFAULT);
+        BlockStart start = SchedPolicyAgent.startBlock(LaunchRequest.of("b7", "normal")
+                .onNode("idle", AgentLimits.DEFAULT, null));
         assertThat(start.failure()).isEmpty();
         assertThat(start.effective()).isEqualTo("idle");
         assertThat(start.warnings()).anySatisfy(w -> assertThat(w).contains("default class idle is a floor"));
@@ -87,23 +89,25 @@ class SchedPolicyAgentITest {
 
     @Test
     void shouldFailACgroupBlockUnderAMissingParentWithTheProbesWords() {
-        BlockStart start = SchedPolicyAgent.startBlock("b8", null, null, "quota50", AgentLimits.DEFAULT,
-                state.resolve("no-such-parent").toString());
+        BlockStart start = SchedPolicyAgent.startBlock(LaunchRequest.of("b8", "quota50")
+                .onNode(null, AgentLimits.DEFAULT, state.resolve("no-such-parent").toString()));
         assertThat(start.failure()).hasValueSatisfying(f -> assertThat(f).contains("no-such-parent"));
-        BlockStart relative = SchedPolicyAgent.startBlock("b9", null, null, "idle", AgentLimits.DEFAULT, "relative/dir");
+        BlockStart relative = SchedPolicyAgent.startBlock(LaunchRequest.of("b9", "idle")
+                .onNode(null, AgentLimits.DEFAULT, "relative/dir"));
         assertThat(relative.failure()).hasValueSatisfying(f -> assertThat(f).contains("must be an absolute directory"));
     }
 
     @Test
     void shouldFailABlockAboveTheLimitsWithWordsSayingWhatIsAllowed() {
-        BlockStart start = SchedPolicyAgent.startBlock("b2", null, null, "nice-5", AgentLimits.DEFAULT);
+        BlockStart start = SchedPolicyAgent.startBlock(LaunchRequest.of("b2", "nice-5"));
         assertThat(start.failure()).hasValueSatisfying(f -> assertThat(f)
                 .contains("policy 'nice-5' is not allowed here").contains("0..19"));
     }
 
     @Test
     void shouldNotProbeTheDefaultPolicy() {
-        BlockStart start = SchedPolicyAgent.startBlock("b3", "", "", "default", AgentLimits.DEFAULT);
+        BlockStart start = SchedPolicyAgent.startBlock(LaunchRequest.of("b3", "default").inside("")
+                .onNode("", AgentLimits.DEFAULT, null));
         assertThat(start.failure()).isEmpty();
         assertThat(start.warnings()).isEmpty();
         assertThat(start.effective()).isEqualTo("default");
@@ -111,7 +115,8 @@ class SchedPolicyAgentITest {
 
     @Test
     void shouldReleaseThroughTheFacadeAsTheRemotingCallsDo() throws Exception {
-        PreparedLaunch prepared = SchedPolicyAgent.prepare("idle", "b4", AgentLimits.DEFAULT, Duration.ofSeconds(30));
+        PreparedLaunch prepared = SchedPolicyAgent.prepare(LaunchRequest.of("b4", "idle")
+                .pendingFor(Duration.ofSeconds(30)));
         Process p = new ProcessBuilder(prepared.prefix(java.util.List.of("true"))).start();
         LaunchRecord record = SchedPolicyAgent.release(prepared.id(), Duration.ofSeconds(10));
         assertThat(p.waitFor()).isZero();
@@ -126,8 +131,9 @@ class SchedPolicyAgentITest {
      */
     @Test
     void shouldFloorEveryLaunchByTheDefaultOfTheNodeItRunsOnWhateverItsLauncherCarries() throws Exception {
-        PreparedLaunch prepared = SchedPolicyAgent.prepare("normal", "nice12", "b10", AgentLimits.DEFAULT, Duration.ofSeconds(30),
-                null, java.util.List.of("true"), java.util.List.of());
+        PreparedLaunch prepared = SchedPolicyAgent.prepare(LaunchRequest.of("b10", "normal")
+                .onNode("nice12", AgentLimits.DEFAULT, null).pendingFor(Duration.ofSeconds(30))
+                .forCommand(java.util.List.of("true"), java.util.Map.of()));
         Process p = new ProcessBuilder(prepared.prefix(java.util.List.of("true"))).start();
         LaunchRecord record = SchedPolicyAgent.release(prepared.id(), Duration.ofSeconds(10));
         assertThat(p.waitFor()).isZero();
@@ -135,15 +141,17 @@ class SchedPolicyAgentITest {
         assertThat(record.policy()).isEqualTo("normal+nice12");
         assertThat(prepared.policy()).as("what the launch runs under, for its name").isEqualTo(record.policy());
         assertThat(record.warnings()).isEmpty();
-        PreparedLaunch raised = SchedPolicyAgent.prepare("nice5", "nice12", "b10", AgentLimits.DEFAULT, Duration.ofSeconds(30),
-                null, java.util.List.of("true"), java.util.List.of());
+        PreparedLaunch raised = SchedPolicyAgent.prepare(LaunchRequest.of("b10", "nice5")
+                .onNode("nice12", AgentLimits.DEFAULT, null).pendingFor(Duration.ofSeconds(30))
+                .forCommand(java.util.List.of("true"), java.util.Map.of()));
         Process q = new ProcessBuilder(raised.prefix(java.util.List.of("true"))).start();
         LaunchRecord kept = SchedPolicyAgent.release(raised.id(), Duration.ofSeconds(10));
         assertThat(q.waitFor()).isZero();
         assertThat(kept.nice()).isEqualTo(12);
         assertThat(kept.warnings()).anySatisfy(w -> assertThat(w).contains("default nice 12 is a floor"));
-        PreparedLaunch allowed = SchedPolicyAgent.prepare("nice5", "nice12", "b10", new AgentLimits(false, 0, true, 0, true),
-                Duration.ofSeconds(30), null, java.util.List.of("true"), java.util.List.of());
+        PreparedLaunch allowed = SchedPolicyAgent.prepare(LaunchRequest.of("b10", "nice5")
+                .onNode("nice12", new AgentLimits(false, 0, true, 0, true), null).pendingFor(Duration.ofSeconds(30))
+                .forCommand(java.util.List.of("true"), java.util.Map.of()));
         Process r = new ProcessBuilder(allowed.prefix(java.util.List.of("true"))).start();
         LaunchRecord above = SchedPolicyAgent.release(allowed.id(), Duration.ofSeconds(10));
         assertThat(above.nice()).as("allowAboveDefault").isEqualTo(5);

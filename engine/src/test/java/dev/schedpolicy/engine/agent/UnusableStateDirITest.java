@@ -36,7 +36,7 @@ class UnusableStateDirITest {
         SchedPolicyAgent.useRegistry(new HandshakeRegistry(LaunchConfig.defaults().withStateDir(state), Path.of("/proc"),
                 Duration.ofHours(1)));
 
-        BlockStart start = SchedPolicyAgent.startBlock("unusable", null, null, "batch+nice19", AgentLimits.DEFAULT);
+        BlockStart start = SchedPolicyAgent.startBlock(LaunchRequest.of("unusable", "batch+nice19"));
 
         assertThat(start.failure()).hasValueSatisfying(f -> assertThat(f)
                 .contains("cannot prepare state directory " + state)

@@ -1,6 +1,6 @@
 package dev.schedpolicy.engine.launch.jmh;
 
-import dev.schedpolicy.engine.agent.AgentLimits;
+import dev.schedpolicy.engine.agent.LaunchRequest;
 import dev.schedpolicy.engine.agent.HandshakeRegistry;
 import dev.schedpolicy.engine.agent.PreparedLaunch;
 import dev.schedpolicy.engine.launch.Handshake;
@@ -113,7 +113,8 @@ public class LaunchOverhead {
      */
     @Benchmark
     public int agentPrepareAndRelease(final Policed s) throws Exception {
-        PreparedLaunch prepared = s.registry.prepare(s.parsed, AgentLimits.DEFAULT, "jmh", Duration.ofSeconds(30));
+        PreparedLaunch prepared = s.registry.prepare(LaunchRequest.of("jmh", s.parsed.toCompact())
+                .pendingFor(Duration.ofSeconds(30)));
         Process p = new ProcessBuilder(prepared.prefix(TRUE)).start();
         s.registry.release(prepared.id(), RELEASE_TIMEOUT);
         int status = finish(p);
