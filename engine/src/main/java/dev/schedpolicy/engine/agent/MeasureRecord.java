@@ -2,6 +2,7 @@ package dev.schedpolicy.engine.agent;
 
 import dev.schedpolicy.engine.measure.Neighbour;
 import dev.schedpolicy.engine.measure.StepMeasure;
+import dev.schedpolicy.engine.proc.SchedStat;
 
 import java.io.Serial;
 import java.io.Serializable;
@@ -164,8 +165,7 @@ public final class MeasureRecord implements Serializable {
 
     /** Run-queue wait over the runnable time the samples saw, 0..1 (0 when not measured). */
     public double waitShare() {
-        long runnable = sampledCpuNanos + Math.max(0, waitNanos);
-        return runnable == 0 ? 0 : (double) Math.max(0, waitNanos) / runnable;
+        return SchedStat.waitShare(waitNanos, sampledCpuNanos);
     }
 
     public long coveragePermille() {

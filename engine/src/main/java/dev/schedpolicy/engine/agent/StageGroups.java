@@ -1,5 +1,7 @@
 package dev.schedpolicy.engine.agent;
 
+import dev.schedpolicy.engine.proc.SchedStat;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +29,7 @@ public final class StageGroups {
     public record Group(String stage, int launches, long waitNanos, long runnableNanos, long cpuNanos) {
         /** Wait over runnable time in percent, one decimal; -1 when no launch of the stage had its wait measured. */
         public double waitSharePercent() {
-            return runnableNanos <= 0 ? -1 : Math.round(1000.0 * waitNanos / runnableNanos) / 10.0;
+            return runnableNanos <= 0 ? -1 : Math.round(1000.0 * SchedStat.waitShare(waitNanos, runnableNanos - waitNanos)) / 10.0;
         }
     }
 

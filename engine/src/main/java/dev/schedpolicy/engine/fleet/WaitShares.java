@@ -1,5 +1,7 @@
 package dev.schedpolicy.engine.fleet;
 
+import dev.schedpolicy.engine.proc.SchedStat;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,11 +37,11 @@ public final class WaitShares {
             }
             long[] s = sums.computeIfAbsent(l.agent(), k -> new long[3]);
             s[0] += l.waitNanos();
-            s[1] += l.waitNanos() + Math.max(0, l.sampledCpuNanos());
+            s[1] += Math.max(0, l.sampledCpuNanos());
             s[2]++;
         }
         Map<String, AgentShare> out = new LinkedHashMap<>();
-        sums.forEach((agent, s) -> out.put(agent, new AgentShare(agent, s[1] == 0 ? 0 : (double) s[0] / s[1], (int) s[2])));
+        sums.forEach((agent, s) -> out.put(agent, new AgentShare(agent, SchedStat.waitShare(s[0], s[1]), (int) s[2])));
         return out;
     }
 

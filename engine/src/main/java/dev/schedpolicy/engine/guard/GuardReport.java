@@ -1,5 +1,7 @@
 package dev.schedpolicy.engine.guard;
 
+import dev.schedpolicy.engine.proc.SchedStat;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,7 +35,7 @@ public record GuardReport(long guardedMillis, long runnableMillis, long waitMill
     /** Short lines for a console or stderr: the wait, whom it lowered, and whether all is back. */
     public List<String> describe() {
         List<String> out = new ArrayList<>();
-        double share = runnableMillis == 0 ? 0 : 100.0 * waitMillis / runnableMillis;
+        double share = 100.0 * SchedStat.waitShare(waitMillis, runnableMillis - waitMillis);
         out.add(String.format(Locale.ROOT, "waited %s for a CPU in %s (%.1f%% of its runnable time)%s",
                 seconds(waitMillis), seconds(guardedMillis), share,
                 actions == 0 ? "; never over the threshold, nothing lowered"

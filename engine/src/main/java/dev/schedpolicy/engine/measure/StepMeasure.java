@@ -1,5 +1,7 @@
 package dev.schedpolicy.engine.measure;
 
+import dev.schedpolicy.engine.proc.SchedStat;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -57,8 +59,7 @@ public record StepMeasure(String label, String source, long wallNanos, OptionalL
 
     /** Run-queue wait over runnable time (wait + CPU) of the tasks the samples saw, 0..1. */
     public double waitShare() {
-        long runnable = sampledCpuNanos + Math.max(0, waitNanos);
-        return runnable == 0 ? 0 : (double) Math.max(0, waitNanos) / runnable;
+        return SchedStat.waitShare(waitNanos, sampledCpuNanos);
     }
 
     /** Share of the step's exact CPU that the samples saw, 0..1; empty without a group to compare with. */

@@ -25,9 +25,20 @@ public record SchedStat(long onCpuNanos, long runQueueWaitNanos, long timeslices
                 timeslices - earlier.timeslices);
     }
 
-    /** Share of runnable time spent waiting, 0..1; 0 when the task never ran. */
+    /** Share of runnable time spent waiting, 0..1; 0 when the task never ran. See {@link #waitShare(long, long)}. */
     public double waitShare() {
-        long runnable = onCpuNanos + runQueueWaitNanos;
-        return runnable == 0 ? 0 : (double) runQueueWaitNanos / runnable;
+        return waitShare(runQueueWaitNanos, onCpuNanos);
+    }
+
+    /**
+     * Run-queue wait over runnable time (wait + on-CPU), 0..1: the one place every figure of interference (a step's,
+     * a launch record's, an agent's over many launches, the guard's) takes its share from. A negative figure counts as
+     * none: -1 stands for "not measured", and a delta goes negative when tasks ended between two reads. 0 when nothing
+     * was runnable. Both figures in one unit (nanoseconds here, milliseconds in the guard's report).
+     */
+    public static double waitShare(final long waitNanos, final long onCpuNanos) {
+        long wait = Math.max(0, waitNanos);
+        long runnable = wait + Math.max(0, onCpuNanos);
+        return runnable == 0 ? 0 : (double) wait / runnable;
     }
 }
