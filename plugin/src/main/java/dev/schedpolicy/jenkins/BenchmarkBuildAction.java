@@ -77,7 +77,7 @@ public class BenchmarkBuildAction extends BuildAction<BenchmarkResult> implement
 
     /** The node as the build page names it ("built-in" for the built-in node and older builds). */
     public String getNodeDisplayName() {
-        return nodeName == null || nodeName.isEmpty() ? "built-in" : nodeName;
+        return FleetProbes.nameOf(nodeName);
     }
 
     @Override

@@ -66,6 +66,6 @@ final class BlockStarter {
     }
 
     private static String nodeName(@CheckForNull final Node node) {
-        return node == null || node.getNodeName().isEmpty() ? "built-in" : node.getNodeName();
+        return FleetProbes.nameOf(NodeDefaults.nameOf(node));
     }
 }

@@ -166,7 +166,7 @@ public class FleetLink extends ManagementLink implements StaplerProxy {
     @CheckForNull
     @StaplerDispatchable // the view is a plain bean with an index.jelly: Jenkins routes to it only when told
     public FleetAgentView getAgent(final String name) {
-        Node node = name.equals("built-in") ? Jenkins.get() : Jenkins.get().getNode(name);
+        Node node = name.equals(FleetProbes.BUILT_IN) ? Jenkins.get() : Jenkins.get().getNode(name);
         return node == null ? null : new FleetAgentView(FleetSnapshot.row(node, FleetBenchmarks.scan()), System.currentTimeMillis());
     }
 
@@ -177,7 +177,7 @@ public class FleetLink extends ManagementLink implements StaplerProxy {
         if (node == null || node.isBlank()) {
             FleetProbes.get().refreshAll();
         } else {
-            Computer c = node.equals("built-in") ? Jenkins.get().toComputer() : Jenkins.get().getComputer(node);
+            Computer c = node.equals(FleetProbes.BUILT_IN) ? Jenkins.get().toComputer() : Jenkins.get().getComputer(node);
             if (c == null) {
                 return HttpResponses.errorWithoutStack(404, "no node of that name");
             }

@@ -43,9 +43,15 @@ final class FleetProbes {
         return INSTANCE;
     }
 
-    /** The node's name on the fleet view: the built-in node has the empty name in Jenkins. */
-    static String nameOf(final String nodeName) {
-        return nodeName.isEmpty() ? "built-in" : nodeName;
+    /** How every page and console line names the built-in node, whose name in Jenkins (and in our records) is "". */
+    static final String BUILT_IN = "built-in";
+
+    /**
+     * The node's name as the plugin shows it, the one place that turns Jenkins' and the records' "" into
+     * {@link #BUILT_IN}; null (a record made before the node was kept) is the built-in node too.
+     */
+    static String nameOf(@CheckForNull final String nodeName) {
+        return nodeName == null || nodeName.isEmpty() ? BUILT_IN : nodeName;
     }
 
     @CheckForNull

@@ -141,7 +141,7 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
 
         @Exported
         public String getNode() {
-            return launch.getNode().isEmpty() ? "built-in" : launch.getNode();
+            return FleetProbes.nameOf(launch.getNode());
         }
 
         @Exported
