@@ -188,41 +188,30 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
          */
         @Exported
         public List<String> getNeighbours() {
-            List<String> out = new ArrayList<>();
-            long wait = Math.max(1, r().waitNanos());
-            for (MeasureRecord.Shown n : r().neighboursFor(Readers::mayRead)) {
-                out.add(String.format(Locale.ROOT, "%s: %.0f%% of the wait", n.label(), 100.0 * n.waitNanos() / wait));
-            }
-            if (r().moreNeighbours() > 0) {
-                out.add(String.format(Locale.ROOT, "%d more launches: %.0f%% of the wait", r().moreNeighbours(),
-                        100.0 * r().moreNeighbourWaitNanos() / wait));
-            }
-            if (r().waitNanos() > 0) {
-                out.add(String.format(Locale.ROOT, "other processes on the machine: %.0f%% of the wait",
-                        100.0 * r().otherWaitNanos() / wait));
-            }
-            return out;
+            return getBeside().stream().map(part -> part[1] + ": " + part[0] + " of the wait").toList();
         }
 
         /**
-         * The page's "Beside" cell: per neighbour its part of the wait first, which a reader scans for, then its name;
-         * the same figures as {@link #getNeighbours()}.
+         * The page's "Beside" cell, and the one list of the parts of the wait: per neighbour its part of the wait first,
+         * which a reader scans for, then its name; the launches beyond those named together; the machine's other processes.
          */
         public List<String[]> getBeside() {
             List<String[]> out = new ArrayList<>();
             long wait = Math.max(1, r().waitNanos());
             for (MeasureRecord.Shown n : r().neighboursFor(Readers::mayRead)) {
-                out.add(new String[] {String.format(Locale.ROOT, "%.0f%%", 100.0 * n.waitNanos() / wait), n.label()});
+                out.add(part(n.waitNanos(), wait, n.label()));
             }
             if (r().moreNeighbours() > 0) {
-                out.add(new String[] {String.format(Locale.ROOT, "%.0f%%", 100.0 * r().moreNeighbourWaitNanos() / wait),
-                        r().moreNeighbours() + " more launches"});
+                out.add(part(r().moreNeighbourWaitNanos(), wait, r().moreNeighbours() + " more launches"));
             }
             if (r().waitNanos() > 0) {
-                out.add(new String[] {String.format(Locale.ROOT, "%.0f%%", 100.0 * r().otherWaitNanos() / wait),
-                        "other processes on the machine"});
+                out.add(part(r().otherWaitNanos(), wait, "other processes on the machine"));
             }
             return out;
+        }
+
+        private static String[] part(final long partNanos, final long waitNanos, final String who) {
+            return new String[] {String.format(Locale.ROOT, "%.0f%%", 100.0 * partNanos / waitNanos), who};
         }
 
         @Exported
