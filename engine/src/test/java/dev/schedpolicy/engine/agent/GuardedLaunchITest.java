@@ -104,7 +104,7 @@ class GuardedLaunchITest {
             found[0] = ProcessHandle.allProcesses().filter(h -> h.info().arguments().map(a -> String.join(" ", a)
                     .contains("orphan-loop")).orElse(false)).mapToLong(ProcessHandle::pid).findFirst().orElse(0);
             return found[0] != 0;
-        }, 5_000);
+        }, 30_000);
         assertThat(found[0]).as("the background loop runs").isPositive();
         orphans.add(found[0]);
         return found[0];
@@ -137,7 +137,7 @@ class GuardedLaunchITest {
         String homeGuarded = cgroups.cpuCgroupOf(guarded.pid());
 
         await(() -> !cgroups.cpuCgroupOf(compile.pid()).equals(homeCompile)
-                && !cgroups.cpuCgroupOf(background).equals(homeBackground), 5_000);
+                && !cgroups.cpuCgroupOf(background).equals(homeBackground), 30_000);
         assertThat(cgroups.cpuCgroupOf(compile.pid())).as("the registry's launch is lowered").startsWith("/schedpolicy-");
         assertThat(cgroups.cpuCgroupOf(background)).as("so is the re-parented loop of another launch")
                 .isEqualTo(cgroups.cpuCgroupOf(compile.pid()));
@@ -177,15 +177,17 @@ class GuardedLaunchITest {
         Thread.sleep(300);
         PreparedLaunch tests = prepare("tests-block");
         registry.guard(tests.id(), "tests #8", "tests");
-        // as durable-task's sh: the launched shell returns at once, the script runs on, re-parented, for 3 s
-        Process shell = launch(tests, "(exec timeout 3 /bin/sh -c ': orphan-loop; " + BUSY + "') &");
+        // as durable-task's sh: the launched shell returns at once, the script runs on, re-parented, until the test ends it
+        Process shell = launch(tests, "(exec timeout 120 /bin/sh -c ': orphan-loop; " + BUSY + "') &");
         long script = orphanOf(shell);
 
-        await(() -> !cgroups.cpuCgroupOf(compile.pid()).equals(home), 5_000);
+        await(() -> !cgroups.cpuCgroupOf(compile.pid()).equals(home), 30_000);
         assertThat(cgroups.cpuCgroupOf(compile.pid())).as("the guard outlived the launched shell and acted for its script")
                 .startsWith("/schedpolicy-");
+        ProcessHandle.allProcesses().filter(h -> h.info().arguments().map(a -> String.join(" ", a).contains("orphan-loop"))
+                .orElse(false)).forEach(ProcessHandle::destroy);
         await(() -> ProcessHandle.of(script).isEmpty(), 30_000);
-        await(() -> cgroups.cpuCgroupOf(compile.pid()).equals(home), 1_000);
+        await(() -> cgroups.cpuCgroupOf(compile.pid()).equals(home), 20_000);
         assertThat(cgroups.cpuCgroupOf(compile.pid())).as("put back once the script ended").isEqualTo(home);
         List<GuardRecord> records = registry.collectGuards(List.of(tests.id()), Duration.ofSeconds(5));
         assertThat(records).hasSize(1);
