@@ -27,6 +27,8 @@ import java.util.concurrent.TimeUnit;
 final class GuardedLaunches implements AutoCloseable {
     private static final int MAX_KEPT = 1000;
     private static final long PRUNE_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /** How long a collect waits past its own wait for a guard another thread is ending (its loop joins within 5 s). */
+    private static final long ENDING_BOUND_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final LaunchConfig config;
     private final GuardSettings settings;
@@ -35,6 +37,8 @@ final class GuardedLaunches implements AutoCloseable {
     private final Map<String, String[]> names = new ConcurrentHashMap<>();
     private final Set<String> requested = ConcurrentHashMap.newKeySet();
     private final Map<String, Running> running = new ConcurrentHashMap<>();
+    /** Guards taken out of {@link #running} whose record is not kept yet: a collect waits for them too. */
+    private final Set<String> ending = new HashSet<>();
     private final Map<String, GuardRecord> ended = new LinkedHashMap<>(16, 0.75f, false) {
         @Override
         protected boolean removeEldestEntry(final Map.Entry<String, GuardRecord> eldest) {
@@ -127,26 +131,41 @@ final class GuardedLaunches implements AutoCloseable {
     }
 
     private void end(final String id) {
-        Running r = running.remove(id);
-        if (r == null) {
-            return;
+        Running r;
+        // taken out and marked in one step under the lock a collect waits on: a collect that sees the guard neither
+        // running nor ending finds its record kept (the tick thread ending it while a collect looked lost the record)
+        synchronized (this) {
+            r = running.remove(id);
+            if (r == null) {
+                return;
+            }
+            ending.add(id);
         }
-        GuardReport report = r.loop().finish();
-        Map<String, String> owners = new LinkedHashMap<>();
-        Map<String, String> labels = new LinkedHashMap<>();
-        Map<Long, String> launchOf = new LinkedHashMap<>();
-        for (GuardReport.LoweredTime l : report.lowered()) {
-            String launch = r.seen().getOrDefault(l.competitor().pid(), "");
-            launchOf.put(l.competitor().pid(), launch);
-            String[] n = names.getOrDefault(launch, new String[] {"", ""});
-            owners.put(launch, n[0]);
-            labels.put(launch, n[1]);
+        try {
+            GuardReport report = r.loop().finish();
+            Map<String, String> owners = new LinkedHashMap<>();
+            Map<String, String> labels = new LinkedHashMap<>();
+            Map<Long, String> launchOf = new LinkedHashMap<>();
+            for (GuardReport.LoweredTime l : report.lowered()) {
+                String launch = r.seen().getOrDefault(l.competitor().pid(), "");
+                launchOf.put(l.competitor().pid(), launch);
+                String[] n = names.getOrDefault(launch, new String[] {"", ""});
+                owners.put(launch, n[0]);
+                labels.put(launch, n[1]);
+            }
+            keep(id, new GuardRecord(id, report, launchOf, owners, labels));
+        } catch (RuntimeException e) {
+            synchronized (this) {
+                ending.remove(id);
+                notifyAll();
+            }
+            throw e;
         }
-        keep(id, new GuardRecord(id, report, launchOf, owners, labels));
     }
 
     private synchronized void keep(final String id, final GuardRecord record) {
         ended.put(id, record);
+        ending.remove(id);
         notifyAll();
     }
 
@@ -161,7 +180,7 @@ final class GuardedLaunches implements AutoCloseable {
     List<GuardRecord> collect(final List<String> ids, final Duration wait) {
         long deadline = System.nanoTime() + wait.toNanos();
         synchronized (this) {
-            while (ids.stream().anyMatch(running::containsKey) && System.nanoTime() < deadline) {
+            while (ids.stream().anyMatch(id -> running.containsKey(id) || ending.contains(id)) && System.nanoTime() < deadline) {
                 try {
                     wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
                 } catch (InterruptedException e) {
@@ -171,8 +190,18 @@ final class GuardedLaunches implements AutoCloseable {
             }
         }
         ids.forEach(this::end);
+        // one another thread is still ending: its loop's finish is bounded, so wait for the record a little longer
+        long last = System.nanoTime() + ENDING_BOUND_NANOS;
         List<GuardRecord> out = new ArrayList<>();
         synchronized (this) {
+            while (ids.stream().anyMatch(ending::contains) && System.nanoTime() < last) {
+                try {
+                    wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(last - System.nanoTime())));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
             for (String id : ids) {
                 GuardRecord r = ended.remove(id);
                 if (r != null) {

@@ -157,7 +157,7 @@ class GuardedLaunchITest {
         assertThat(cgroups.cpuCgroupOf(background)).as("put back").isEqualTo(homeBackground);
         assertThat(cgroups.cpuCgroupOf(outsider.pid())).isEqualTo(homeOutsider);
 
-        List<GuardRecord> records = registry.collectGuards(List.of(tests.id()), Duration.ofSeconds(5));
+        List<GuardRecord> records = registry.collectGuards(List.of(tests.id()), Duration.ofSeconds(30));
         assertThat(records).hasSize(1);
         GuardRecord record = records.get(0);
         assertThat(record.restored()).isTrue();
@@ -189,7 +189,7 @@ class GuardedLaunchITest {
         await(() -> ProcessHandle.of(script).isEmpty(), 30_000);
         await(() -> cgroups.cpuCgroupOf(compile.pid()).equals(home), 20_000);
         assertThat(cgroups.cpuCgroupOf(compile.pid())).as("put back once the script ended").isEqualTo(home);
-        List<GuardRecord> records = registry.collectGuards(List.of(tests.id()), Duration.ofSeconds(5));
+        List<GuardRecord> records = registry.collectGuards(List.of(tests.id()), Duration.ofSeconds(30));
         assertThat(records).hasSize(1);
         assertThat(records.get(0).loweredPids()).containsExactly(compile.pid());
     }
