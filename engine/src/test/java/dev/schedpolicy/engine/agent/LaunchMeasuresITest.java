@@ -55,7 +55,7 @@ class LaunchMeasuresITest {
     void shouldMeasureTheBackgroundWorkToItsEndAndNameTheLaunchBesideIt() throws Exception {
         String compile = launch("normal", "compile #212 (no policy)",
                 "for i in 1 2 3 4; do timeout 6 sh -c 'while :; do :; done' & done; wait");
-        String test = launch("normal", "test #7 (no policy)", "i=0; while [ $i -lt 150000 ]; do i=$((i+1)); done");
+        String test = launch("normal", "test #7 (no policy)", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done");
 
         List<MeasureRecord> tests = registry.collectMeasures(List.of(test), Duration.ofSeconds(60), true).records();
         assertThat(tests).hasSize(1);
