@@ -104,8 +104,16 @@ fa_start() {
     unshare -m --propagation private sh -c "${1:-true}"' && exec "$@"' fault-setup env XDG_RUNTIME_DIR="$RUNDIR"
   FA_PID=$AGENT_STARTED
   JVMS+=("$FA_PID")
-  for _ in $(seq 240); do fa_online && return 0; kill -0 "$FA_PID" 2>/dev/null || return 1; sleep 0.5; done
+  for _ in $(seq 240); do fa_online && break; kill -0 "$FA_PID" 2>/dev/null || return 1; sleep 0.5; done
+  fa_online || return 1
+  # the controller probes an agent as it connects, in scratch groups of the agent's: a fault injected meanwhile would
+  # find the probe's group among the leftovers (seen on a busy machine), so faults begin once it has its result
+  for _ in $(seq 240); do fa_probed && return 0; sleep 0.5; done
   return 1
+}
+fa_probed() {
+  [ "$(jcurl "$J/manage/schedpolicy-fleet/api/json" \
+    | json_get "row('fault-agent')['probeAgeSeconds'] >= 0 and not row('fault-agent')['probing']" 2>/dev/null)" = True ]
 }
 fa_stop() { # SIGTERM, as a service manager stops it
   kill -TERM "$FA_PID" 2>/dev/null
