@@ -123,11 +123,13 @@ final class GuardedLaunches implements AutoCloseable {
 
     /** The block ended: so do its guards. */
     void finishBlock(final String blockKey) {
-        running.forEach((id, r) -> {
-            if (r.blockKey().equals(blockKey)) {
-                end(id);
+        // no lambda: this runs at every block's end, also on a thread a stop has interrupted, where the agent's first
+        // bootstrap of a lambda loads its classes over remoting and fails on the interrupt (BootstrapMethodError)
+        for (Map.Entry<String, Running> e : running.entrySet()) {
+            if (e.getValue().blockKey().equals(blockKey)) {
+                end(e.getKey());
             }
-        });
+        }
     }
 
     private void end(final String id) {
