@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * The guard on an agent: a launch marked guarded before its release gets a {@link GuardLoop} on its processes from the
@@ -180,30 +181,15 @@ final class GuardedLaunches implements AutoCloseable {
      * end by themselves, then ends those still running. Ids that were never guarded here are left out.
      */
     List<GuardRecord> collect(final List<String> ids, final Duration wait) {
-        long deadline = System.nanoTime() + wait.toNanos();
         synchronized (this) {
-            while (ids.stream().anyMatch(id -> running.containsKey(id) || ending.contains(id)) && System.nanoTime() < deadline) {
-                try {
-                    wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
+            awaitWhile(() -> ids.stream().anyMatch(id -> running.containsKey(id) || ending.contains(id)),
+                    System.nanoTime() + wait.toNanos());
         }
         ids.forEach(this::end);
-        // one another thread is still ending: its loop's finish is bounded, so wait for the record a little longer
-        long last = System.nanoTime() + ENDING_BOUND_NANOS;
         List<GuardRecord> out = new ArrayList<>();
         synchronized (this) {
-            while (ids.stream().anyMatch(ending::contains) && System.nanoTime() < last) {
-                try {
-                    wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(last - System.nanoTime())));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
+            // one another thread is still ending: its loop's finish is bounded, so wait for the record a little longer
+            awaitWhile(() -> ids.stream().anyMatch(ending::contains), System.nanoTime() + ENDING_BOUND_NANOS);
             for (String id : ids) {
                 GuardRecord r = ended.remove(id);
                 if (r != null) {
@@ -212,6 +198,18 @@ final class GuardedLaunches implements AutoCloseable {
             }
         }
         return out;
+    }
+
+    /** Waits on this object's monitor (held) while {@code condition} holds, until {@code deadline} (nanoTime). */
+    private void awaitWhile(final BooleanSupplier condition, final long deadline) {
+        while (condition.getAsBoolean() && System.nanoTime() < deadline) {
+            try {
+                wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     @Override

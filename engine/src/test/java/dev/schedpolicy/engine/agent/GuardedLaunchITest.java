@@ -2,6 +2,7 @@ package dev.schedpolicy.engine.agent;
 
 import dev.schedpolicy.engine.buildpage.LaunchMarks;
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.cgroup.WritableCgroups;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.proc.ProcFs;
 import org.junit.jupiter.api.AfterEach;
@@ -14,7 +15,6 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +23,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 /**
  * A guarded launch on a real kernel, made as the plugin makes it (prepare, someone else starts, release): while it waits
@@ -58,20 +57,6 @@ class GuardedLaunchITest {
             p.destroyForcibly();
             p.waitFor(5, TimeUnit.SECONDS);
         }
-    }
-
-    private static CgroupSystem cgroupsOrSkip() {
-        CgroupSystem cgroups;
-        try {
-            cgroups = CgroupSystem.detect();
-            cgroups.cpuRoot();
-        } catch (RuntimeException e) {
-            assumeThat(false).as("needs a cpu cgroup hierarchy: " + e.getMessage()).isTrue();
-            throw e;
-        }
-        assumeThat(Files.isWritable(cgroups.cpuRoot().resolve("cgroup.procs")))
-                .as("needs root on a writable cpu cgroup hierarchy (the development machine and CI have one)").isTrue();
-        return cgroups;
     }
 
     /** A launch through the registry, as Jenkins makes one: the command carries the launch's marker in its environment. */
@@ -117,7 +102,7 @@ class GuardedLaunchITest {
 
     @Test
     void shouldLowerOnlyTheRegistrysOtherLaunchesWhileAGuardedLaunchWaitsAndPutThemBackWhenItEnds() throws Exception {
-        CgroupSystem cgroups = cgroupsOrSkip();
+        CgroupSystem cgroups = WritableCgroups.orSkip();
         Process compile = launch(prepare("compile-block"), BUSY);
         // as a Jenkins shell step does: the launched shell exits, its loop runs on with the launch's marker only
         long background = orphanOf(launch(prepare("compile-block"), "(exec /bin/sh -c ': orphan-loop; " + BUSY + "') &"));
@@ -171,7 +156,7 @@ class GuardedLaunchITest {
 
     @Test
     void shouldGuardAShellStepWhoseScriptRunsOnAfterItsLaunchedShellExits() throws Exception {
-        CgroupSystem cgroups = cgroupsOrSkip();
+        CgroupSystem cgroups = WritableCgroups.orSkip();
         Process compile = launch(prepare("compile-block"), BUSY);
         String home = cgroups.cpuCgroupOf(compile.pid());
         Thread.sleep(300);

@@ -3,6 +3,7 @@ package dev.schedpolicy.engine.guard;
 import dev.schedpolicy.engine.KernelRelease;
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.cgroup.CpuLimits;
+import dev.schedpolicy.engine.cgroup.WritableCgroups;
 import dev.schedpolicy.engine.jna.JnaKernel;
 import dev.schedpolicy.engine.proc.ProcFs;
 import org.junit.jupiter.api.AfterEach;
@@ -13,7 +14,6 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,20 +58,6 @@ class GuardLoopITest {
         return start("taskset", "-c", "0", "setsid", "/bin/sh", "-c", BUSY);
     }
 
-    private static CgroupSystem cgroupsOrSkip() {
-        CgroupSystem cgroups;
-        try {
-            cgroups = CgroupSystem.detect();
-            cgroups.cpuRoot();
-        } catch (RuntimeException e) {
-            assumeThat(false).as("needs a cpu cgroup hierarchy: " + e.getMessage()).isTrue();
-            throw e;
-        }
-        assumeThat(Files.isWritable(cgroups.cpuRoot().resolve("cgroup.procs")))
-                .as("needs root on a writable cpu cgroup hierarchy (the development machine and CI have one)").isTrue();
-        return cgroups;
-    }
-
     private static void await(final BooleanSupplier condition, final long millis) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
@@ -81,7 +67,7 @@ class GuardLoopITest {
 
     @Test
     void shouldMoveBusyCompetitorsIntoAnIdleGroupWhileTheGuardedStepWaitsAndPutThemBack() throws Exception {
-        CgroupSystem cgroups = cgroupsOrSkip();
+        CgroupSystem cgroups = WritableCgroups.orSkip();
         Process a = hog();
         Process b = hog();
         String homeA = cgroups.cpuCgroupOf(a.pid());
@@ -123,7 +109,7 @@ class GuardLoopITest {
 
     @Test
     void shouldLowerNothingWhileTheGuardedStepDoesNotAskForACpu() throws Exception {
-        CgroupSystem cgroups = cgroupsOrSkip();
+        CgroupSystem cgroups = WritableCgroups.orSkip();
         Process a = hog();
         String home = cgroups.cpuCgroupOf(a.pid());
         // guarded from when it sleeps: its start (an exec beside the loop on the same CPU) is runnable and may wait,
@@ -142,7 +128,7 @@ class GuardLoopITest {
 
     @Test
     void shouldPutCompetitorsBackOnceTheStepStopsAskingForACpu() throws Exception {
-        CgroupSystem cgroups = cgroupsOrSkip();
+        CgroupSystem cgroups = WritableCgroups.orSkip();
         Process a = hog();
         String home = cgroups.cpuCgroupOf(a.pid());
         Thread.sleep(300);
