@@ -20,6 +20,8 @@ faults_begin() {
   fa_start "${2:-true}"
   check "faults ($1): inbound agent fault-agent is online (state directory $STATE)" fa_online
 }
+# check_cycles DESCRIPTION COUNT: PASS when what was counted held in every one of the $CYCLES cycles
+check_cycles() { check "$1 ($2/$CYCLES)" test "$2" = "$CYCLES"; }
 # faults_end: what the check injected and left, in one check line; the fault agent stopped
 faults_end() {
   check "faults ($FAULTS_WHAT): $FAULTS faults injected in $CYCLES cycles per case; $SWEPT groups of dead JVMs removed by the next start; $LEFTOVERS leftovers" \

@@ -25,15 +25,15 @@ for c in $(seq "$CYCLES"); do
   leftovers f-restart && ok_left=$((ok_left + 1))
   notes="$notes${notes:+; }cycle $c: $r, $LEFT"
 done
-check "controller SIGKILLed mid-block: the running sh is class idle in its quota group before ($ok_kernel/$CYCLES)" test "$ok_kernel" = "$CYCLES"
-check "controller SIGKILLed: the orphaned sh keeps class idle and its group (the kernel's view) ($ok_kept/$CYCLES)" test "$ok_kept" = "$CYCLES"
-check "controller started again on the same JENKINS_HOME: the build resumes, the sh ends still idle, SUCCESS ($ok_build/$CYCLES)" test "$ok_build" = "$CYCLES"
-check "after resuming: 'Resuming build' in the console, the next block's sh is policed (batch, quota 60%) and verified ($ok_resumed/$CYCLES)" test "$ok_resumed" = "$CYCLES"
-check "controller SIGKILLed: the console kept the verified line of the launch made before the kill ($ok_line/$CYCLES)" test "$ok_line" = "$CYCLES"
-check "controller SIGKILLed: the build's saved record (build.xml) holds both launches, the first in the dead JVM's group ($ok_record/$CYCLES)" test "$ok_record" = "$CYCLES"
+check_cycles "controller SIGKILLed mid-block: the running sh is class idle in its quota group before" "$ok_kernel"
+check_cycles "controller SIGKILLed: the orphaned sh keeps class idle and its group (the kernel's view)" "$ok_kept"
+check_cycles "controller started again on the same JENKINS_HOME: the build resumes, the sh ends still idle, SUCCESS" "$ok_build"
+check_cycles "after resuming: 'Resuming build' in the console, the next block's sh is policed (batch, quota 60%) and verified" "$ok_resumed"
+check_cycles "controller SIGKILLed: the console kept the verified line of the launch made before the kill" "$ok_line"
+check_cycles "controller SIGKILLed: the build's saved record (build.xml) holds both launches, the first in the dead JVM's group" "$ok_record"
 # the first block's group is the dead JVM's: empty once its sh ended, any engine start on the machine may sweep it before
 # the block's end does, so its usage line is counted, not required
 note "controller restarts: both blocks ended with their cgroup usage in $ok_usage of $CYCLES cycles"
-check "controller restarts: nothing left after the next start (processes, groups of either JVM, handshakes) ($ok_left/$CYCLES)" test "$ok_left" = "$CYCLES"
+check_cycles "controller restarts: nothing left after the next start (processes, groups of either JVM, handshakes)" "$ok_left"
 note "$notes"
 faults_end

@@ -30,11 +30,11 @@ for c in $(seq "$CYCLES"); do
   leftovers f-agentkill && ok_left=$((ok_left + 1))
   notes="$notes${notes:+; }cycle $c: $r, $LEFT"
 done
-check "agent JVM SIGKILLed mid-block: its sh keeps class idle in the dead agent's group ($ok_kept/$CYCLES)" test "$ok_kept" = "$CYCLES"
-check "agent JVM SIGKILLed: the console says the agent was lost ($ok_log/$CYCLES)" test "$ok_log" = "$CYCLES"
-check "agent started again: the build reconnects to the running sh, the next block is policed, SUCCESS ($ok_build/$CYCLES)" test "$ok_build" = "$CYCLES"
+check_cycles "agent JVM SIGKILLed mid-block: its sh keeps class idle in the dead agent's group" "$ok_kept"
+check_cycles "agent JVM SIGKILLed: the console says the agent was lost" "$ok_log"
+check_cycles "agent started again: the build reconnects to the running sh, the next block is policed, SUCCESS" "$ok_build"
 note "agent kills: both blocks ended with their cgroup usage in $ok_usage of $CYCLES cycles (the dead agent's empty group may be swept first)"
-check "agent's next start removes the dead agent's group (StaleGroups on the agent) ($ok_sweep/$CYCLES)" test "$ok_sweep" = "$CYCLES"
-check "agent kills: nothing left after the next start ($ok_left/$CYCLES)" test "$ok_left" = "$CYCLES"
+check_cycles "agent's next start removes the dead agent's group (StaleGroups on the agent)" "$ok_sweep"
+check_cycles "agent kills: nothing left after the next start" "$ok_left"
 note "$notes"
 faults_end

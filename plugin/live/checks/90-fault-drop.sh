@@ -20,9 +20,9 @@ for c in $(seq "$CYCLES"); do
   leftovers f-drop && ok_left=$((ok_left + 1))
   notes="$notes${notes:+; }cycle $c: $r, agent pid $FA_PID, $LEFT"
 done
-check "connection dropped mid-step: the sh keeps class idle and its group while the agent is offline ($ok_kept/$CYCLES)" test "$ok_kept" = "$CYCLES"
-check "connection restored: durable-task picks the step up again, the sh ends idle in its 50% group, SUCCESS ($ok_build/$CYCLES)" test "$ok_build" = "$CYCLES"
-check "connection restored: the block ends with its cgroup usage, its group (the earlier connection's) removed ($ok_usage/$CYCLES)" test "$ok_usage" = "$CYCLES"
-check "connection drops: nothing left ($ok_left/$CYCLES)" test "$ok_left" = "$CYCLES"
+check_cycles "connection dropped mid-step: the sh keeps class idle and its group while the agent is offline" "$ok_kept"
+check_cycles "connection restored: durable-task picks the step up again, the sh ends idle in its 50% group, SUCCESS" "$ok_build"
+check_cycles "connection restored: the block ends with its cgroup usage, its group (the earlier connection's) removed" "$ok_usage"
+check_cycles "connection drops: nothing left" "$ok_left"
 note "$notes"
 faults_end

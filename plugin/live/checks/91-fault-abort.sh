@@ -47,11 +47,11 @@ G
       notes="$notes${notes:+; }cycle $c: $RESULT after $STOP_MS ms, $LEFT"
       line=$(grep -E '^\[schedpolicy\].*aborted|^ERROR|Exception' "$CONSOLE" | head -2 | tr '\n' ' ' | cut -c1-220)
     done
-    check "aborted while the $phase launch waits for the handshake: ABORTED, one [schedpolicy] line, no stack trace ($ok_end/$CYCLES)" test "$ok_end" = "$CYCLES"
+    check_cycles "aborted while the $phase launch waits for the handshake: ABORTED, one [schedpolicy] line, no stack trace" "$ok_end"
     note "${line:-(no [schedpolicy] line)}"
-    check "aborted $phase handshake: the build ended within $ABORT_BOUND_MS ms of the stop, not when the slow shim came ($ok_prompt/$CYCLES)" test "$ok_prompt" = "$CYCLES"
-    check "aborted $phase handshake: the command never ran, not even when the slow shim came late ($ok_never/$CYCLES)" test "$ok_never" = "$CYCLES"
-    check "aborted $phase handshakes: nothing left (processes, handshake directories, groups) ($ok_left/$CYCLES)" test "$ok_left" = "$CYCLES"
+    check_cycles "aborted $phase handshake: the build ended within $ABORT_BOUND_MS ms of the stop, not when the slow shim came" "$ok_prompt"
+    check_cycles "aborted $phase handshake: the command never ran, not even when the slow shim came late" "$ok_never"
+    check_cycles "aborted $phase handshakes: nothing left (processes, handshake directories, groups)" "$ok_left"
     note "$notes"
   done
 else

@@ -21,7 +21,7 @@ G
   done
   check "$what: FAILURE with one [schedpolicy] ERROR line, the body never ran ($ok/$CYCLES)" test "$ok" = "$CYCLES"
   note "$line"
-  check "$what: nothing left ($ok_left/$CYCLES)" test "$ok_left" = "$CYCLES"
+  check_cycles "$what: nothing left" "$ok_left"
 }
 refused_case f-state-ro "mount -t tmpfs -o ro,mode=0700,size=64k tmpfs '$RUNDIR'" "'idle'" \
   "state directory unwritable (read-only tmpfs under XDG_RUNTIME_DIR)"

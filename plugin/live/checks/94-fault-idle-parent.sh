@@ -34,11 +34,11 @@ G
     leftovers f-parent && ok_left=$((ok_left + 1))
   done
   groovy "dev.schedpolicy.jenkins.SchedPolicyConfiguration.get().setCgroupParent(''); print 'ok'" >/dev/null
-  check "idle parent: 'schedpolicy setup --remove' (and a bare rmdir) refused while a block's sh runs under it ($ok_refused/$CYCLES)" test "$ok_refused" = "$CYCLES"
+  check_cycles "idle parent: 'schedpolicy setup --remove' (and a bare rmdir) refused while a block's sh runs under it" "$ok_refused"
   note "$line"
-  check "idle parent: the build under it goes on to SUCCESS ($ok_build/$CYCLES)" test "$ok_build" = "$CYCLES"
-  check "idle parent removed after the build: the next cpuIdle block fails in words naming it, its body never ran ($ok_after/$CYCLES)" test "$ok_after" = "$CYCLES"
+  check_cycles "idle parent: the build under it goes on to SUCCESS" "$ok_build"
+  check_cycles "idle parent removed after the build: the next cpuIdle block fails in words naming it, its body never ran" "$ok_after"
   note "$after_line"
-  check "idle parent: nothing left ($ok_left/$CYCLES)" test "$ok_left" = "$CYCLES"
+  check_cycles "idle parent: nothing left" "$ok_left"
 fi
 faults_end
