@@ -10,17 +10,12 @@ import hudson.model.listeners.RunListener;
  * At the end of a build, collects the figures of its measured launches that were not collected as it went
  * ({@link MeasuredLaunches}) from their agents, all at once and each with a deadline ({@link AgentMeasures}), into the
  * build's {@link MeasureBuildAction}. A missing or hung agent gives a line in the result, never a failed or held-up
- * build.
+ * build. A Pipeline build's were collected already when its flow ended ({@link MeasureAtFlowEnd}).
  */
 @Extension
 public class MeasureCollector extends RunListener<Run<?, ?>> {
     @Override
     public void onCompleted(final Run<?, ?> run, @NonNull final TaskListener listener) {
-        MeasuredLaunches launches = run.getAction(MeasuredLaunches.class);
-        if (launches == null) {
-            return;
-        }
-        launches.collect(run, true);
-        run.removeAction(launches);
+        MeasuredLaunches.collectAtEnd(run);
     }
 }

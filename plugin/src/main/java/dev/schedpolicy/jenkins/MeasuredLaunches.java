@@ -11,9 +11,11 @@ import hudson.util.NamingThreadFactory;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -70,6 +72,8 @@ public class MeasuredLaunches extends InvisibleAction {
     private final List<Pending> pending = new ArrayList<>();
     /** Launches the agent would not measure, by its reason, not yet moved to the build's figures (null in older builds). */
     private LinkedHashMap<String, Integer> unmeasured;
+    /** The reasons not to measure that the console said (again after a restart, which is rare and harmless). */
+    private transient Set<String> said;
     /** One collection of this build at a time; the end's waits for one in the background. Made anew after a restart. */
     private transient volatile ReentrantLock collecting;
     private transient boolean queued;
@@ -92,12 +96,19 @@ public class MeasuredLaunches extends InvisibleAction {
         pending.add(p);
     }
 
-    /** Counts a launch the agent would not measure, so the page says it (a build whose work ran in containers). */
-    private synchronized void unmeasured(final String reason) {
+    /**
+     * Counts a launch the agent would not measure, so the page says it (a build whose work ran in containers); whether
+     * the build's console has yet to hear this reason (at most {@link UnmeasuredLaunches#MAX_REASONS} are said).
+     */
+    private synchronized boolean unmeasured(final String reason) {
         if (unmeasured == null) {
             unmeasured = new LinkedHashMap<>();
         }
         UnmeasuredLaunches.count(unmeasured, reason);
+        if (said == null) {
+            said = new HashSet<>();
+        }
+        return said.size() < UnmeasuredLaunches.MAX_REASONS && said.add(reason);
     }
 
     private synchronized Map<String, Integer> takeUnmeasured() {
@@ -183,6 +194,19 @@ public class MeasuredLaunches extends InvisibleAction {
     }
 
     /**
+     * The build's last collection (its launches still running are ended) and the list's removal, once: by the flow's
+     * end for a Pipeline build, by {@link MeasureCollector} for any other.
+     */
+    static void collectAtEnd(final Run<?, ?> run) {
+        MeasuredLaunches launches = run.getAction(MeasuredLaunches.class);
+        if (launches == null) {
+            return;
+        }
+        launches.collect(run, true);
+        run.removeAction(launches);
+    }
+
+    /**
      * Asks the agent to measure the prepared launch when {@code settings} say so; a refusal is logged, never fatal. The
      * launch is named by the policy it runs under, the one the agent floored ({@link PreparedLaunch#policy()}): in a
      * {@code node {}} nested in a block the author's request is not what runs.
@@ -199,11 +223,10 @@ public class MeasuredLaunches extends InvisibleAction {
         try {
             String refused = channel.call(new AgentCalls.Measure(id, name.text(), run == null ? "" : run.getParent().getFullName()));
             if (!refused.isEmpty()) {
-                log.println(Messages.Console_notMeasured(refused));
-                if (run != null) {
-                    // the page says it too: a build whose work all ran in containers must not look measured by the
-                    // few launches outside them
-                    of(run).unmeasured(refused);
+                // the page counts them too: a build whose work all ran in containers must not look measured by the
+                // few launches outside them; the console says each reason once a build (one per sh step would be noise)
+                if (run == null || of(run).unmeasured(refused)) {
+                    log.println(Messages.Console_notMeasured(refused));
                 }
                 return;
             }
