@@ -5,7 +5,14 @@ PASSED=0 FAILED=0 SKIPPED=0
 FAILURES=()
 
 pass() { PASSED=$((PASSED + 1)); echo "PASS  $*"; }
-fail() { FAILED=$((FAILED + 1)); FAILURES+=("$*"); echo "FAIL  $*"; }
+# fail: the first failures also print what the check file logged last (a build's result and console tail, a command's
+# error), so a CI log that keeps only its failing lines still says why
+fail() {
+  FAILED=$((FAILED + 1)); FAILURES+=("$*"); echo "FAIL  $*"
+  [ "$FAILED" -le 5 ] && [ -s "$OUT/checks.log" ] \
+    && tail -c +$((${CHECK_LOG_FROM:-0} + 1)) "$OUT/checks.log" | tail -n 12 | sed 's/^/      | /'
+  return 0
+}
 # check DESCRIPTION COMMAND...: PASS when the command succeeds
 check() { local what=$1; shift; if "$@" >>"$OUT/checks.log" 2>&1; then pass "$what"; else fail "$what"; fi; }
 note() { echo "      $*"; }
@@ -75,6 +82,8 @@ run_build() {
   BUILD=$(start_build "$1") || { RESULT=NOT_STARTED; CONSOLE=/dev/null; return 0; }
   RESULT=$(wait_build "$1" "$BUILD" "${2:-300}")
   console_of "$1" "$BUILD"
+  echo "build $1 #$BUILD: $RESULT" >>"$OUT/checks.log"
+  [ "$RESULT" = SUCCESS ] || tail -n 15 "$CONSOLE" >>"$OUT/checks.log"
 }
 # stop_and_judge NAME N BOUND_MS: stops the running build as a user does (POST stop) and judges how it ended. Sets
 # RESULT, CONSOLE, STOP_MS (the stop's POST to the build's end as the API reports it, polled every 0.2 s), ENDED_CLEAN
@@ -125,8 +134,16 @@ create_inbound_node() {
  "launcher":{"stapler-class":"hudson.slaves.JNLPLauncher","$class":"hudson.slaves.JNLPLauncher","webSocket":true},
  "retentionStrategy":{"stapler-class":"hudson.slaves.RetentionStrategy$Always","$class":"hudson.slaves.RetentionStrategy$Always"},
  "nodeProperties":{"stapler-class-bag":"true"},"type":"hudson.slaves.DumbSlave"}'
-  jpost computer/doCreateItem --data-urlencode name="$name" --data-urlencode type=hudson.slaves.DumbSlave \
-    --data-urlencode "json=$json" -o /dev/null
+  local status try
+  for try in 1 2 3; do
+    status=$(jpost computer/doCreateItem --data-urlencode name="$name" --data-urlencode type=hudson.slaves.DumbSlave \
+      --data-urlencode "json=$json" -o "$OUT/create-$name.html" -w '%{http_code}')
+    [ "$(jcurl -o /dev/null -w '%{http_code}' "$J/computer/$name/api/json")" = 200 ] && break
+    # said where a CI log shows it: a node that is not there fails every check of it afterwards
+    echo "      live suite: creating node $name (try $try) answered HTTP $status; the node is not there" \
+      "($(sed -e 's/<[^>]*>//g' "$OUT/create-$name.html" | tr -s ' \n' ' ' | cut -c1-200))"
+    CRUMB=; sleep 2
+  done
   jcurl -o "$dir/agent.jar" "$J/jnlpJars/agent.jar"
 }
 # agent_secret NAME: the secret in the node's JNLP file

@@ -147,11 +147,13 @@ for file in "$LIVE"/checks/*.sh; do
   name=$(basename "$file" .sh)
   case $name in 10-*) ;; *) wanted "$name" || continue ;; esac
   echo "--- $name"
+  CHECK_LOG_FROM=$(stat -c %s "$OUT/checks.log")
   source "$file"
 done
 for extra in "${ONLY[@]}"; do # a benchmark outside checks/, named by its path (plugin/live/bench-fleet-agents.sh)
   [ -f "$extra" ] || continue
   echo "--- $(basename "$extra" .sh)"
+  CHECK_LOG_FROM=$(stat -c %s "$OUT/checks.log")
   source "$extra"
 done
 

@@ -42,7 +42,9 @@ online() { agent_online "$1"; }
 # probed NAME...: every named row has a result and no probe is under way
 probed() { local n; for n in "$@"; do
   [ "$(fleet_json | json_get "row('$n')['probeAgeSeconds'] >= 0 and not row('$n')['probing']")" = True ] || return 1; done; }
-wait_probed() { for _ in $(seq 120); do probed "$@" && return 0; sleep 0.5; done; return 1; }
+# up to the first probe's own limit, 120 s (FleetProbes); on failure each row's probe state, which the failure prints
+wait_probed() { for _ in $(seq 240); do probed "$@" && return 0; sleep 0.5; done
+  fleet_json | json_get '[(a["name"], a.get("probing"), a.get("probeAgeSeconds")) for a in d["agents"]]'; return 1; }
 
 # --- two agents, set up differently --------------------------------------------------------------------------------
 NOBODY_DIR=$(mktemp -d "${TMPDIR:-/tmp}/schedpolicy-live-nobody.XXXXXX")
@@ -57,8 +59,10 @@ fleet_agent fleet-cg "fleet cg" "$CG_DIR" sh -c 'echo $$ > '"$FLEET_CG"'/cgroup.
 CG_PID=$FLEET_PID
 # at exit the agent leaves its cgroup before the cgroup goes (the suite's own cleanup kills after CLEANUPS)
 CLEANUPS+=("kill -KILL -- -$CG_PID; sleep 1; rmdir '$FLEET_CG'")
-for _ in $(seq 120); do online fleet-nobody && online fleet-cg && break; sleep 0.5; done
-both_online() { online fleet-nobody && online fleet-cg; }
+for _ in $(seq 240); do online fleet-nobody && online fleet-cg && break; sleep 0.5; done
+# on failure the agents' last log lines, which the failure prints
+both_online() { online fleet-nobody && online fleet-cg && return 0
+  tail -n 5 "$OUT/agent-fleet-nobody.log" "$OUT/agent-fleet-cg.log"; return 1; }
 check "fleet: inbound agents fleet-nobody (run as nobody) and fleet-cg (in cpu cgroup /schedpolicy-live-fleet) are online" both_online
 # by the PIDs started above (setsid, setpriv, sh and env exec, so each is the JVM's): a pgrep -f for the agent's
 # name also matched this check's own bash, which won once the 32768 PIDs had wrapped in a long CI run
