@@ -48,6 +48,17 @@ check "guard: 'tests' beside the hog: SUCCESS, exactly one guard line, saying it
   bash -c "test '$RESULT' = SUCCESS && test \$(grep -c '^\[schedpolicy\] guard: ' '$CONSOLE') = 1 \
     && grep -qE '^\[schedpolicy\] guard: .*; acted [0-9]+ times? for .*; lowered 1 launch, [0-9]+ times? in all: another launch on this agent; all put back' '$CONSOLE'"
 note "beside the hog: $(guard_line)"
+GUARD_JSON=$(jcurl -g "$J/job/tests/$BUILD/api/json?tree=actions[guardedBlocks[line,lowered,actions]]")
+guard_block() { json_get "[b$1 for a in d['actions'] for b in a.get('guardedBlocks', [])]" <<<"$GUARD_JSON"; }
+api_line=$(json_get "''.join(b['line'] for a in d['actions'] for b in a.get('guardedBlocks', []))" <<<"$GUARD_JSON")
+# the console names launches of the build's own job only; the page and api/json name those the viewer may read
+hog_named=$(guard_line | sed "s/: another launch on this agent;/: hog #$HOG › sh (no policy);/")
+check "guard: 'tests' api/json has the block: it acted, the hog's launch named (nothing restricts this viewer), the console's line but for that name ($api_line)" \
+  test "$(guard_block "['actions'] > 0") $(guard_block "['lowered']") [schedpolicy] $api_line" \
+    = "[True] [['hog #$HOG › sh (no policy)']] $hog_named"
+check "guard: 'tests' build page shows the block in the guard's summary" \
+  grep -q 'class="schedpolicy-guard-block">guard: waited ' <<<"$(jcurl "$J/job/tests/$BUILD/")"
+shot "job/tests/$BUILD/" guard-build
 lowered_all() { local p; for p in $HOG_PIDS; do grep -q "^$p /schedpolicy-" "$SEEN" || return 1; done; test -n "$HOG_PIDS"; }
 check "guard: each of the hog's loops sat in the guard's idle group (/schedpolicy-...) while 'tests' ran" lowered_all
 note "samples per group: $(awk '{print $2}' "$SEEN" | sort | uniq -c | tr -s ' \n' ' ')"

@@ -1,6 +1,7 @@
 package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.GuardRecord;
+import dev.schedpolicy.engine.agent.GuardSummary;
 import dev.schedpolicy.engine.agent.PreparedLaunch;
 import hudson.model.Computer;
 import hudson.model.Node;
@@ -14,11 +15,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
 import jenkins.model.Jenkins;
 
 /**
  * The launches of open {@code withSchedGuard} blocks, by block key and node: each is marked guarded on its agent before
- * its release, and at the block's end the agents' records make its one console line. Held in the controller's memory
+ * its release, and at the block's end the agents' records make its one console line and its entry on the build's
+ * page ({@link GuardBuildAction}). Held in the controller's memory
  * only: a block that outlives a controller restart says that no launch reached the guard (the agents end each guard with
  * its launch either way).
  */
@@ -54,8 +57,22 @@ final class GuardedSteps {
                 .add(new String[] {settings.node() == null ? "" : settings.node(), prepared.id()});
     }
 
-    /** Ends the block {@code key}: its guards' records from every agent its launches ran on, as one line for {@code job}. */
-    static String finish(final String key, final String job) throws InterruptedException {
+    /**
+     * What one block's guards did, from every agent its launches ran on.
+     *
+     * @param summary     the agents' records together
+     * @param unreachable the nodes that did not answer (their launches' figures are not in the summary)
+     */
+    record Finished(GuardSummary summary, List<String> unreachable) {
+        /** The block's line for a reader who may read the jobs {@code mayName} accepts. */
+        String line(final Predicate<String> mayName) {
+            String line = summary.line(mayName);
+            return unreachable.isEmpty() ? line : line + " (no answer from node " + String.join(", ", unreachable) + ")";
+        }
+    }
+
+    /** Ends the block {@code key}: its guards' records from every agent its launches ran on. */
+    static Finished finish(final String key) throws InterruptedException {
         List<String[]> launches = LAUNCHES.remove(key);
         Map<String, List<String>> byNode = new LinkedHashMap<>();
         for (String[] l : launches == null ? List.<String[]>of() : launches) {
@@ -77,7 +94,6 @@ final class GuardedSteps {
                 unreachable.add(e.getKey());
             }
         }
-        String line = GuardRecord.summary(records, job);
-        return unreachable.isEmpty() ? line : line + " (no answer from node " + String.join(", ", unreachable) + ")";
+        return new Finished(GuardSummary.of(records), List.copyOf(unreachable));
     }
 }

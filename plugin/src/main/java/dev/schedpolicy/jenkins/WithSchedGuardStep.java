@@ -78,7 +78,10 @@ public class WithSchedGuardStep extends Step {
 
             @Override
             protected void finished(final StepContext context) throws Exception {
-                context.get(TaskListener.class).getLogger().println(Messages.Console_line(GuardedSteps.finish(key, job)));
+                GuardedSteps.Finished finished = GuardedSteps.finish(key);
+                // the console is read by whoever reads this build: it names launches of this job only
+                context.get(TaskListener.class).getLogger().println(Messages.Console_line(finished.line(job::equals)));
+                GuardBuildAction.add(context.get(Run.class), finished);
             }
         }
     }

@@ -3,16 +3,19 @@ package dev.schedpolicy.jenkins;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import hudson.model.Item;
 import hudson.model.Result;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import jenkins.model.Jenkins;
 import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.jvnet.hudson.test.JenkinsRule;
+import org.jvnet.hudson.test.MockAuthorizationStrategy;
 import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
 
 /**
@@ -82,5 +85,34 @@ class WithSchedGuardStepTest {
         assertThat(line).contains("; acted ").contains("lowered 1 launch, ").endsWith(": another launch on this agent; all"
                 + " put back");
         j.assertLogNotContains("not guarded", b);
+
+        // the build page and api/json: the same block, the hog named to a viewer who may read job 'hog', counted otherwise
+        // as build.xml keeps it (the engine's GuardSummary through XStream and the class filter)
+        b.reload();
+        GuardBuildAction action = b.getAction(GuardBuildAction.class);
+        assertThat(action.getBlocks()).singleElement().satisfies(block -> {
+            assertThat(block.getActions()).isPositive();
+            assertThat(block.getLoweredLaunches()).isEqualTo(1);
+            assertThat(block.getWaitSeconds()).isGreaterThanOrEqualTo(block.getWaitUnloweredSeconds());
+        });
+        j.jenkins.setSecurityRealm(j.createDummySecurityRealm());
+        j.jenkins.setAuthorizationStrategy(new MockAuthorizationStrategy()
+                .grant(Jenkins.READ).everywhere().to("alice", "admin")
+                .grant(Item.READ).onItems(b.getParent()).to("alice")
+                .grant(Jenkins.ADMINISTER).everywhere().to("admin"));
+        String api = b.getUrl() + "api/json?tree=actions[guardedBlocks[lowered,line,actions]]";
+        JenkinsRule.WebClient admin = j.createWebClient().login("admin");
+        JenkinsRule.WebClient alice = j.createWebClient().login("alice");
+        assertThat(json(admin, api)).contains("\"lowered\":[\"hog #1 › sh (no policy)\"]")
+                .contains("lowered 1 launch, ").contains(": hog #1 › sh (no policy); all");
+        assertThat(json(alice, api)).doesNotContain("hog").contains("\"lowered\":[\"another launch on this agent\"]");
+        String page = alice.getPage(b).getElementById("schedpolicy-guard").asNormalizedText();
+        assertThat(page).contains(line.substring("[schedpolicy] ".length())).doesNotContain("hog");
+        assertThat(admin.getPage(b).getElementById("schedpolicy-guard").asNormalizedText())
+                .contains(": hog #1 › sh (no policy); all put back");
+    }
+
+    private static String json(final JenkinsRule.WebClient wc, final String path) throws Exception {
+        return wc.goTo(path, "application/json").getWebResponse().getContentAsString();
     }
 }

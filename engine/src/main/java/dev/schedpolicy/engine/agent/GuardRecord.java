@@ -7,14 +7,13 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
  * What the guard did for one guarded launch, as the controller receives it (remoting-safe fields, like
  * {@link MeasureRecord}): the figures of the engine's {@link GuardReport} and, per lowered process, the launch of this
  * agent it belonged to with that launch's owner and label (as the controller named it; "" when it did not), so that a
- * reader sees names only where they may.
+ * reader sees names only where they may ({@link GuardSummary}).
  */
 public final class GuardRecord implements Serializable {
     @Serial
@@ -82,73 +81,40 @@ public final class GuardRecord implements Serializable {
         return i < 0 ? "" : loweredLaunches.get(i);
     }
 
-    /**
-     * One console line for a block's guarded launches, e.g. "guard: waited 0.4 s for a CPU in 21.0 s runnable (0.3 s of
-     * it before it acted); acted 1 time for 19.8 s; lowered 1 launch, 1 time in all: another launch on this agent; all put
-     * back". A lowered launch is named only when it belongs to {@code job}, the guarded build's own job.
-     */
-    public static String summary(final List<GuardRecord> records, final String job) {
-        if (records.isEmpty()) {
-            return "guard: no launch of the block reached the agent's guard";
-        }
-        long wait = 0;
-        long runnable = 0;
-        long unlowered = 0;
-        long acting = 0;
-        int actions = 0;
-        boolean restored = true;
-        List<String> named = new ArrayList<>();
-        int others = 0;
-        int launches = 0;
-        int times = 0;
-        List<String> notes = new ArrayList<>();
-        for (GuardRecord r : records) {
-            wait += r.waitMillis;
-            runnable += r.runnableMillis;
-            unlowered += r.waitUnloweredMillis;
-            acting += r.actingMillis;
-            actions += r.actions;
-            restored &= r.restored;
-            r.notes.stream().filter(n -> !notes.contains(n)).forEach(notes::add);
-            Map<String, Integer> timesByLaunch = new LinkedHashMap<>();
-            for (int i = 0; i < r.loweredPids.size(); i++) {
-                String launch = r.loweredLaunches.get(i);
-                // the processes of one launch are one launch; a process of no known launch counts on its own
-                timesByLaunch.merge(launch.isEmpty() ? "pid " + r.loweredPids.get(i) : launch, r.loweredTimes.get(i), Math::max);
-            }
-            for (Map.Entry<String, Integer> e : timesByLaunch.entrySet()) {
-                launches++;
-                times += e.getValue();
-                String owner = r.owners.getOrDefault(e.getKey(), "");
-                if (!owner.isEmpty() && owner.equals(job)) {
-                    String label = r.labels.getOrDefault(e.getKey(), "");
-                    named.add(label.isEmpty() ? "a launch of this job" : label);
-                } else {
-                    others++;
-                }
-            }
-        }
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "guard: waited %s for a CPU in %s runnable",
-                seconds(wait), seconds(runnable)));
-        if (actions == 0) {
-            line.append("; never over the threshold, nothing lowered");
-        } else {
-            List<String> whom = new ArrayList<>(named);
-            if (others > 0) {
-                whom.add(others == 1 ? ANOTHER_LAUNCH : others + " other launches on this agent");
-            }
-            line.append(String.format(Locale.ROOT, " (%s of it before it acted); acted %d %s for %s; lowered %d %s, %d %s in"
-                    + " all: %s", seconds(unlowered), actions, actions == 1 ? "time" : "times", seconds(acting), launches,
-                    launches == 1 ? "launch" : "launches", times, times == 1 ? "time" : "times", String.join(", ", whom)));
-            line.append(restored ? "; all put back" : "; NOT all put back");
-        }
-        if (!notes.isEmpty()) {
-            line.append(" (").append(String.join("; ", notes)).append(')');
-        }
-        return line.toString();
+    public long runnableMillis() {
+        return runnableMillis;
     }
 
-    private static String seconds(final long millis) {
-        return String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
+    public long waitMillis() {
+        return waitMillis;
+    }
+
+    /** Of {@link #waitMillis()}, the wait while the guard had lowered nothing. */
+    public long waitUnloweredMillis() {
+        return waitUnloweredMillis;
+    }
+
+    public long actingMillis() {
+        return actingMillis;
+    }
+
+    public List<String> notes() {
+        return List.copyOf(notes);
+    }
+
+    /** How many times the guard lowered the process {@code pid} (0: not one of its). */
+    public int timesOf(final long pid) {
+        int i = loweredPids.indexOf(pid);
+        return i < 0 ? 0 : loweredTimes.get(i);
+    }
+
+    /** The full name of the job the launch belongs to, "" when not known. */
+    public String ownerOf(final String launch) {
+        return owners.getOrDefault(launch, "");
+    }
+
+    /** The launch's name as the controller gave it, "" when not known. */
+    public String labelOf(final String launch) {
+        return labels.getOrDefault(launch, "");
     }
 }

@@ -149,7 +149,7 @@ class GuardedLaunchITest {
         assertThat(record.actions()).isPositive();
         assertThat(record.loweredPids()).containsExactlyInAnyOrder(compile.pid(), background);
         assertThat(record.launchOf(compile.pid())).isNotEmpty().isNotEqualTo(tests.id());
-        assertThat(GuardRecord.summary(records, "tests")).startsWith("guard: waited ")
+        assertThat(GuardSummary.of(records).line("tests"::equals)).startsWith("guard: waited ")
                 .contains("lowered 2 launches, ").contains(" in all: 2 other launches on this agent").endsWith("all put back");
         assertThat(registry.collectGuards(List.of(tests.id()), Duration.ZERO)).as("handed out once").isEmpty();
     }
