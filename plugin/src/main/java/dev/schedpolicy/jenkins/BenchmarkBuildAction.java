@@ -122,7 +122,7 @@ public class BenchmarkBuildAction extends BuildAction<BenchmarkResult> implement
 
         @Override
         protected BenchmarkResult createDefaultValue() {
-            return new BenchmarkResult("{}", "the stored benchmark result could not be read");
+            return new BenchmarkResult("{}", Messages.Benchmark_unreadable());
         }
     }
 }

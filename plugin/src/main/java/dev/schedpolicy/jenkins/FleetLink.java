@@ -76,7 +76,7 @@ public class FleetLink extends ManagementLink implements StaplerProxy {
         long out = FleetSnapshot.allNodes().stream()
                 .map(n -> FleetProbes.get().result(FleetProbes.nameOf(n.getNodeName())))
                 .filter(r -> r != null && r.summary() != null && r.summary().standsOut()).count();
-        return out == 0 ? null : new Badge(Long.toString(out), out + " agents cannot protect test jobs in other task groups",
+        return out == 0 ? null : new Badge(Long.toString(out), Messages.Fleet_badge(Long.toString(out)),
                 Badge.Severity.WARNING);
     }
 
@@ -179,7 +179,7 @@ public class FleetLink extends ManagementLink implements StaplerProxy {
         } else {
             Computer c = node.equals(FleetProbes.BUILT_IN) ? Jenkins.get().toComputer() : Jenkins.get().getComputer(node);
             if (c == null) {
-                return HttpResponses.errorWithoutStack(404, "no node of that name");
+                return HttpResponses.errorWithoutStack(404, Messages.Fleet_noSuchNode());
             }
             FleetProbes.get().refresh(c);
         }

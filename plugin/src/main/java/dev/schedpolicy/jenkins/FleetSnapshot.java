@@ -41,7 +41,7 @@ final class FleetSnapshot {
         try {
             filter = label.isEmpty() ? null : Label.parseExpression(label);
         } catch (IllegalArgumentException e) {
-            error = "not a label expression: " + e.getMessage(); // showing every node beats showing none
+            error = Messages.Fleet_notALabel(e.getMessage()); // showing every node beats showing none
         }
         labelError = error;
         FleetQuery q;

@@ -136,7 +136,7 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
         /** What the page shows: stage, branch and step, e.g. {@code stage 'Test' › sh}; the label when none is known. */
         public String getWhere() {
             String where = launch.where().where();
-            return where.isEmpty() ? r().label() : where + " (" + getPolicy() + ")";
+            return where.isEmpty() ? r().label() : Messages.Measure_where(where, getPolicy());
         }
 
         @Exported
@@ -146,7 +146,7 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
 
         @Exported
         public String getPolicy() {
-            return launch.isLowered() ? launch.getPolicy() : "no policy";
+            return launch.isLowered() ? launch.getPolicy() : Messages.Measure_noPolicy();
         }
 
         /** Percent, one decimal; -1 when the wait was not measured. */
@@ -188,7 +188,7 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
          */
         @Exported
         public List<String> getNeighbours() {
-            return getBeside().stream().map(part -> part[1] + ": " + part[0] + " of the wait").toList();
+            return getBeside().stream().map(part -> Messages.Measure_neighbour(part[1], part[0])).toList();
         }
 
         /**
@@ -202,10 +202,11 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
                 out.add(part(n.waitNanos(), wait, n.label()));
             }
             if (r().moreNeighbours() > 0) {
-                out.add(part(r().moreNeighbourWaitNanos(), wait, r().moreNeighbours() + " more launches"));
+                String more = Messages.Measure_moreLaunches(Integer.toString(r().moreNeighbours()));
+                out.add(part(r().moreNeighbourWaitNanos(), wait, more));
             }
             if (r().waitNanos() > 0) {
-                out.add(part(r().otherWaitNanos(), wait, "other processes on the machine"));
+                out.add(part(r().otherWaitNanos(), wait, Messages.Measure_otherProcesses()));
             }
             return out;
         }
@@ -253,7 +254,7 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
         @Override
         protected MeasureResult createDefaultValue() {
             MeasureResult r = new MeasureResult();
-            r.missing("the stored figures could not be read");
+            r.missing(Messages.Measure_unreadable());
             return r;
         }
     }

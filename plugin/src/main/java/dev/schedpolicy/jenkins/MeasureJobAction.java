@@ -37,8 +37,8 @@ public class MeasureJobAction extends AsyncTrendJobAction<MeasureBuildAction> {
             numbers.add(newestFirst.get(i).getBuild().getNumber());
         }
         LinesChartModel model = new LinesChartModel(labels, numbers);
-        LineSeries all = TrendCharts.line("all launches", 0);
-        LineSeries unlowered = TrendCharts.line("launches without a policy", 1);
+        LineSeries all = TrendCharts.line(Messages.Trend_allLaunches(), 0);
+        LineSeries unlowered = TrendCharts.line(Messages.Trend_unlowered(), 1);
         List<Integer> unloweredOldestFirst = new ArrayList<>();
         for (BuildResult<MeasureBuildAction> r : newestFirst) {
             all.add((int) Math.round(r.getResult().getWaitSharePercent())); // add puts each value first: oldest first

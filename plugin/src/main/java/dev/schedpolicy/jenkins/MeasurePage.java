@@ -81,7 +81,7 @@ public final class MeasurePage {
         }
 
         public String getName() {
-            return group.stage().isEmpty() ? "outside any stage" : "stage '" + group.stage() + "'";
+            return group.stage().isEmpty() ? Messages.Measure_outsideStages() : Messages.Measure_stage(group.stage());
         }
 
         public int getLaunches() {
@@ -117,7 +117,8 @@ public final class MeasurePage {
         }
 
         public String getTitle() {
-            return stage == null ? "All launches" : stage.isEmpty() ? "Launches outside any stage" : "Stage '" + stage + "'";
+            return stage == null ? Messages.Measure_allLaunches()
+                    : stage.isEmpty() ? Messages.Measure_launchesOutsideStages() : Messages.Measure_stageTitle(stage);
         }
 
         public List<MeasureBuildAction.Row> getRows() {

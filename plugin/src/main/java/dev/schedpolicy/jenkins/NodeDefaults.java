@@ -24,9 +24,10 @@ final class NodeDefaults {
     /** Where {@link #policyFor} takes the default from, in words for the fleet view. */
     static String policySourceOf(@CheckForNull final Node node) {
         if (node != null && node.getNodeProperties().get(SchedPolicyNodeProperty.class) != null) {
-            return "node property";
+            return Messages.Fleet_defaultFromNode();
         }
-        return PolicyFields.blankToNull(SchedPolicyConfiguration.get().getDefaultPolicy()) == null ? "none" : "global configuration";
+        return PolicyFields.blankToNull(SchedPolicyConfiguration.get().getDefaultPolicy()) == null ? Messages.Fleet_noDefault()
+                : Messages.Fleet_defaultFromGlobal();
     }
 
     static AgentLimits limits() {

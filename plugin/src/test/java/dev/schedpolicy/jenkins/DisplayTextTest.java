@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The plugin's words live in Messages.properties (through the localizer's generated {@code Messages}), so that a
  * translator or a reviewer finds them in one place: no console line, form check or choice, page or step name is spelled
- * out in the Java sources, and the labels of the forms, the build page's summary and the trend charts are keys of the
- * .properties beside each view.
+ * out in the Java sources, and the words of the forms and the pages (build page, benchmark, measured launches, fleet
+ * view) and the trend charts are keys of the .properties beside each view.
  */
 class DisplayTextTest {
     private static final Path SOURCES = Path.of("src/main/java/dev/schedpolicy/jenkins");
@@ -64,16 +64,74 @@ class DisplayTextTest {
 
     @Test
     void shouldKeepThePageLabelsInThePropertiesBesideTheirViews() throws IOException {
-        assertThat(labelsNotBeside("summary.jelly")).as("page labels without a key beside the page").isEmpty();
-        assertThat(labelsNotBeside("floatingBox.jelly")).as("chart titles without a key beside the chart").isEmpty();
-        // the views whose words are all keys: none written into the markup
+        for (String viewName : List.of("summary.jelly", "index.jelly", "rows.jelly", "floatingBox.jelly")) {
+            assertThat(labelsNotBeside(viewName)).as("page labels without a key beside the page").isEmpty();
+        }
+        // every view's words are keys: none written into the markup, none chosen by an expression
         for (String view : List.of("SchedPolicyAction/summary.jelly", "MeasureJobAction/floatingBox.jelly",
                 "BenchmarkJobAction/floatingBox.jelly", "SchedPolicyConfiguration/config.jelly", "PolicyFields/config.jelly",
-                "BenchmarkStep/config.jelly", "SchedPolicyNodeProperty/config.jelly")) {
-            String text = Files.readString(VIEWS.resolve(view), StandardCharsets.UTF_8)
-                    .replaceAll("(?s)<!--.*?-->|<\\?.*?\\?>|<[^>]*>|\\$\\{[^}]*\\}", " ");
-            assertThat(text).as("words written into " + view).doesNotContainPattern("[A-Za-z]{2,}");
+                "BenchmarkStep/config.jelly", "SchedPolicyNodeProperty/config.jelly", "WithSchedPolicyStep/config.jelly",
+                "WithSchedGuardStep/config.jelly", "SchedPolicyWrapper/config.jelly", "FleetLink/index.jelly",
+                "FleetAgentView/index.jelly", "BenchmarkViewModel/index.jelly", "BenchmarkBuildAction/summary.jelly",
+                "MeasureBuildAction/summary.jelly", "MeasureBuildAction/rows.jelly", "MeasureBuildAction/index.jelly",
+                "GuardBuildAction/summary.jelly")) {
+            assertThat(wordsWrittenInto(Files.readString(VIEWS.resolve(view), StandardCharsets.UTF_8)))
+                    .as("words written into " + view).isEmpty();
         }
+    }
+
+    @Test
+    void shouldFindTheWordsOfAViewThatAreNoKeys() {
+        assertThat(wordsWrittenInto("<p>${%intro} <b>${s.nodes()}</b>nodes &#160;&amp;</p>")).containsExactly("nodes");
+        assertThat(wordsWrittenInto("<span class=\"${a.online ? 'schedpolicy-yes' : 'schedpolicy-no'}\">${a.online ? 'online' : w}"))
+                .containsExactly("online");
+        assertThat(wordsWrittenInto("<style>td { vertical-align: top; }</style><!-- a comment --><b>${%title}</b>")).isEmpty();
+    }
+
+    /**
+     * The page texts that the plugin's Java builds come from Messages too: no sentence is spelled out in the classes
+     * that make the pages' text (a literal with a space and a word; comments aside).
+     */
+    @Test
+    void shouldTakeThePagesTextsBuiltInJavaFromMessages() throws IOException {
+        List<String> literal = new ArrayList<>();
+        for (String page : List.of("FleetLink", "FleetView", "FleetAgentView", "FleetSnapshot", "NodeDefaults",
+                "BenchmarkViewModel", "BenchmarkBuildAction", "MeasureBuildAction", "MeasurePage", "MeasureJobAction")) {
+            String code = Files.readString(SOURCES.resolve(page + ".java"), StandardCharsets.UTF_8)
+                    .replaceAll("(?s)/\\*.*?\\*/", " ").replaceAll("(?m)^\\s*//.*$", " ");
+            Matcher m = Pattern.compile("\"(?:[^\"\\\\\\n]|\\\\.)*\"").matcher(code);
+            while (m.find()) {
+                if (m.group().matches("(?s).*\\s.*") && m.group().matches("(?s).*[A-Za-z]{2,}.*")) {
+                    literal.add(page + ": " + m.group());
+                }
+            }
+        }
+        assertThat(literal).as("page texts written in Java instead of Messages.properties").isEmpty();
+    }
+
+    /**
+     * The words of a view outside ${%key}: its text between the tags, and the words that an expression chooses between
+     * ({@code ${a.online ? 'online' : 'offline'}}; class names and the {@code selected} attribute aside). Comments, style
+     * sheets and character references are no words.
+     */
+    static List<String> wordsWrittenInto(final String view) {
+        List<String> words = new ArrayList<>();
+        Matcher expression = Pattern.compile("\\$\\{[^}]*\\}").matcher(view);
+        while (expression.find()) {
+            Matcher chosen = Pattern.compile("[?:]\\s*'([^']*)'").matcher(expression.group());
+            while (chosen.find()) {
+                String word = chosen.group(1);
+                if (word.matches(".*[A-Za-z]{2,}.*") && !word.matches("schedpolicy-[a-z-]+|selected")) {
+                    words.add(word);
+                }
+            }
+        }
+        Matcher text = Pattern.compile("[A-Za-z]{2,}").matcher(view.replaceAll(
+                "(?s)<!--.*?-->|<\\?.*?\\?>|<style>.*?</style>|<[^>]*>|\\$\\{[^}]*\\}|&#?[A-Za-z0-9]+;", " "));
+        while (text.find()) {
+            words.add(text.group());
+        }
+        return words;
     }
 
     /**
