@@ -38,6 +38,6 @@ public class FreestyleSteps extends BuildStepListener {
         if (performing == null || !performing[0].equals(run.getExternalizableId())) {
             return null;
         }
-        return new LaunchName(build, "", "", LaunchName.step(performing[1], null), policy);
+        return new LaunchName(build, "", "", LaunchName.Step.of(performing[1], null), policy);
     }
 }

@@ -130,7 +130,7 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
         /** The step that launched it, e.g. {@code sh 'make -j8'}, {@code sh 'unit tests'} (its label), {@code Execute shell}. */
         @Exported
         public String getStep() {
-            return launch.where().step();
+            return launch.where().step().text();
         }
 
         /** What the page shows: stage, branch and step, e.g. {@code stage 'Test' › sh}; the label when none is known. */

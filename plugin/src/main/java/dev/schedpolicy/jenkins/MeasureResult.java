@@ -44,7 +44,7 @@ public final class MeasureResult implements Serializable {
 
         /** The stage, parallel branch and step the launch ran in, e.g. {@code stage 'Test' › sh 'make'}; "" when not known. */
         public LaunchName where() {
-            return new LaunchName("", stage, branch, step, policy);
+            return new LaunchName("", stage, branch, LaunchName.Step.shown(step), policy);
         }
 
         public String getNode() {

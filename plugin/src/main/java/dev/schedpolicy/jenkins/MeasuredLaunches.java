@@ -65,7 +65,7 @@ public class MeasuredLaunches extends InvisibleAction {
             this.policy = policy;
             this.stage = name.stage();
             this.branch = name.branch();
-            this.step = name.step();
+            this.step = name.step().text();
         }
     }
 
@@ -266,6 +266,6 @@ public class MeasuredLaunches extends InvisibleAction {
         if (name == null) {
             name = FreestyleSteps.name(run, build, policy);
         }
-        return name != null ? name : new LaunchName(build, "", "", "", policy);
+        return name != null ? name : new LaunchName(build, "", "", LaunchName.Step.NONE, policy);
     }
 }

@@ -96,7 +96,7 @@ public class PipelineSteps implements StepListener {
         }
         LabelAction own = node.getPersistentAction(LabelAction.class);
         String detail = own != null ? own.getDisplayName() : ArgumentsAction.getStepArgumentsAsString(node);
-        return new LaunchName(build, stage, branch, LaunchName.step(function(node), detail), policy);
+        return new LaunchName(build, stage, branch, LaunchName.Step.of(function(node), detail), policy);
     }
 
     /** {@code sh}: the step's function name (a labelled step's display function name carries its label too). */

@@ -52,7 +52,7 @@ class MeasureStorageTest {
         assertThat(back.getLaunches()).hasSize(5000);
         MeasureResult.Launch last = back.getLaunches().get(4999);
         assertThat(last.getNode()).isEqualTo("linux-agent-1");
-        assertThat(last.where().step()).isEqualTo("sh 'make target-4999'");
+        assertThat(last.where().step().text()).isEqualTo("sh 'make target-4999'");
         assertThat(last.getRecord().toString()).isEqualTo(launch(4999).getRecord().toString());
     }
 

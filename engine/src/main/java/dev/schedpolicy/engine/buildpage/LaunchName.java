@@ -13,10 +13,10 @@ import java.util.Objects;
  * @param build  the build, e.g. {@code compile #212}; required
  * @param stage  the innermost enclosing stage, or "" for none
  * @param branch the parallel branch the step ran in, when it is not the stage's own name, or ""
- * @param step   the step, e.g. {@code sh 'make -j8'}, from {@link #step(String, String)}, or "" when not known
+ * @param step   the step, {@link Step#NONE} when not known
  * @param policy the launch's policy; blank or {@code normal} read {@code no policy}
  */
-public record LaunchName(String build, String stage, String branch, String step, String policy) {
+public record LaunchName(String build, String stage, String branch, Step step, String policy) {
     static final int BUILD_MAX = 32;
     static final int STAGE_MAX = 24;
     static final int DETAIL_MAX = 20;
@@ -28,30 +28,22 @@ public record LaunchName(String build, String stage, String branch, String step,
         stage = cut(oneLine(stage), STAGE_MAX);
         branch = cut(oneLine(branch), STAGE_MAX);
         branch = branch.equals(stage) ? "" : branch;
-        step = step == null ? "" : step;
+        step = step == null ? Step.NONE : step;
         policy = policy == null || policy.isBlank() || "normal".equals(policy) ? "no policy" : policy;
     }
 
     /** A launch outside any build that the controller can name. */
     public static LaunchName outsideBuild(final String policy) {
-        return new LaunchName("a launch outside a build", "", "", "", policy);
-    }
-
-    /**
-     * A step as a reader recognises it: its function name and, when it has one, its label or first argument (a
-     * {@code sh} step's script), first line only, cut: {@code sh 'make -j8'}, {@code sh 'unit tests'}, {@code sh}.
-     */
-    public static String step(final String function, final String detail) {
-        String f = oneLine(function);
-        String d = cut(oneLine(detail), DETAIL_MAX);
-        if (f.isEmpty()) {
-            return d.isEmpty() ? "" : "'" + d + "'";
-        }
-        return d.isEmpty() ? f : f + " '" + d + "'";
+        return new LaunchName("a launch outside a build", "", "", Step.NONE, policy);
     }
 
     /** Stage, branch and step, as far as known: {@code stage 'Test' › sh 'make'}; "" when nothing is known. */
     public String where() {
+        return where(step.text());
+    }
+
+    /** Stage, branch and the step as given. */
+    private String where(final String stepText) {
         StringBuilder b = new StringBuilder();
         if (!stage.isEmpty()) {
             b.append("stage '").append(stage).append('\'');
@@ -59,8 +51,8 @@ public record LaunchName(String build, String stage, String branch, String step,
         if (!branch.isEmpty()) {
             b.append(b.isEmpty() ? "" : SEP).append("branch '").append(branch).append('\'');
         }
-        if (!step.isEmpty()) {
-            b.append(b.isEmpty() ? "" : SEP).append(step);
+        if (!stepText.isEmpty()) {
+            b.append(b.isEmpty() ? "" : SEP).append(stepText);
         }
         return b.toString();
     }
@@ -72,14 +64,45 @@ public record LaunchName(String build, String stage, String branch, String step,
      * them (a URL, a user name, a secret put into the script by Groovy interpolation).
      */
     public String text() {
-        String where = new LaunchName(build, stage, branch, stepFunction(), policy).where();
+        String where = where(step.function());
         return build + (where.isEmpty() ? "" : SEP + where) + " (" + policy + ")";
     }
 
-    /** {@code sh} of {@code sh 'make -j8'}; "" for a step known only by its detail. */
-    private String stepFunction() {
-        int quote = step.indexOf(" '");
-        return step.startsWith("'") ? "" : quote < 0 ? step : step.substring(0, quote);
+    /**
+     * A step as the build page shows it and as other builds' pages name it, both known where the step is: from a
+     * Pipeline's flow node or a freestyle build step ({@link #of}). A build keeps only the text, so a step read back from
+     * its figures ({@link #shown}) has no function, and names no step to other builds.
+     *
+     * @param function its function name ({@code sh}) or a freestyle build step's name ({@code Execute shell}); "" when
+     *                 the step is known only by its label or argument, or only by its text
+     * @param text     as the build page shows it: the function and the label or first argument, {@code sh 'make -j8'}
+     */
+    public record Step(String function, String text) {
+        /** A step not known. */
+        public static final Step NONE = new Step("", "");
+
+        public Step {
+            function = function == null ? "" : function;
+            text = text == null ? "" : text;
+        }
+
+        /**
+         * A step as a reader recognises it: its function name and, when it has one, its label or first argument (a
+         * {@code sh} step's script), first line only, cut: {@code sh 'make -j8'}, {@code sh 'unit tests'}, {@code sh}.
+         */
+        public static Step of(final String function, final String detail) {
+            String f = oneLine(function);
+            String d = cut(oneLine(detail), DETAIL_MAX);
+            if (f.isEmpty()) {
+                return new Step("", d.isEmpty() ? "" : "'" + d + "'");
+            }
+            return new Step(f, d.isEmpty() ? f : f + " '" + d + "'");
+        }
+
+        /** A step read back from a build's figures, which keep what its own page shows: {@code sh 'make -j8'}. */
+        public static Step shown(final String text) {
+            return new Step("", text);
+        }
     }
 
     /** The first non-blank line, blanks collapsed: a script's first command is what a reader recognises. */
