@@ -45,7 +45,7 @@ public final class BenchCommand implements Callable<Integer> {
             defaultValue = "seed-cpu-looper")
     private String scenario;
 
-    @Option(names = "--quick", description = "The scenario's quick preset (seed-cpu-looper: default, nice19, idle, cpu-idle x loads 1, 2"
+    @Option(names = "--quick", description = "The scenario's quick preset (seed-cpu-looper: default, idle, cpu-idle, guard x loads 1, 2"
             + " x 3 repetitions, for the executors of the same agent and the neighbours outside it: about 2.5 minutes on 2 CPUs)."
             + " The default unless --full, --policies, --loads or --repetitions is given.")
     private boolean quick;
@@ -53,7 +53,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--full", description = "The scenario's full matrix instead of the quick preset.")
     private boolean full;
 
-    @Option(names = "--policies", split = ",", paramLabel = "LIST", description = "Policies (rows), e.g. default,nice19,idle,quota50,cpu-idle.")
+    @Option(names = "--policies", split = ",", paramLabel = "LIST", description = "Policies (rows), e.g. default,nice19,idle,quota50,cpu-idle,guard (guard: the background unlowered,"
+            + " the victim guarded as withSchedGuard guards a test step).")
     private List<String> policies;
 
     @Option(names = "--loads", split = ",", paramLabel = "LIST", description = "Loads (columns) as multiples of the CPU count, 0..64, e.g. 0,1,2,4.")

@@ -32,6 +32,11 @@ final class Background {
         this.cpuPids = List.copyOf(cpuPids);
     }
 
+    /** Per process, whose process tree holds its work (for a copy in a container, the container's main process). */
+    List<Long> cpuPids() {
+        return cpuPids;
+    }
+
     /** What the kernel reported for the background, in words; one line for copies that all read the same. */
     String applied() {
         List<String> distinct = new ArrayList<>();

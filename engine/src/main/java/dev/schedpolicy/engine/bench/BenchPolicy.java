@@ -4,7 +4,8 @@ import java.util.Locale;
 
 /**
  * A matrix row's policy as the scenario names it: {@code default} (nothing applied), {@code split}
- * (affinity split: the policed side pinned to the upper half of the CPUs, the other side left free),
+ * (affinity split: the policed side pinned to the upper half of the CPUs, the other side left free), {@code guard}
+ * (nothing applied; the victim is guarded, as {@code withSchedGuard} guards a test step: {@link BenchGuard}),
  * or any compact policy the engine parses (e.g. {@code batch+nice19}, {@code quota50}, {@code cpu-idle}).
  *
  * @param label   as written in the scenario
@@ -12,10 +13,14 @@ import java.util.Locale;
  */
 public record BenchPolicy(String label, String compact) {
     public static final BenchPolicy DEFAULT = new BenchPolicy("default", null);
+    static final String GUARD = "guard";
 
     public static BenchPolicy of(final String label, final int ncpu) {
         String l = label.trim().toLowerCase(Locale.ROOT);
         if (l.equals("default") || l.equals("none")) {
+            return new BenchPolicy(l, null);
+        }
+        if (l.equals(GUARD)) {
             return new BenchPolicy(l, null);
         }
         if (l.equals("split")) {
@@ -32,6 +37,12 @@ public record BenchPolicy(String label, String compact) {
         return new BenchPolicy(label + "@cpu" + cpu, compact == null ? pin : compact + "+" + pin);
     }
 
+    /** The guard row: nothing is applied to either side, and the victim is guarded while the run measures. */
+    public boolean isGuard() {
+        return label.equals(GUARD) || label.startsWith(GUARD + "@");
+    }
+
+    /** Whether nothing is applied to the processes started under it (default, and the guard row). */
     public boolean isDefault() {
         return compact == null;
     }

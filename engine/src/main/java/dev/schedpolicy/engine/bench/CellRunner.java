@@ -38,6 +38,14 @@ final class CellRunner {
             mine.addAll(bg.processes());
             applied.add(0, "background: " + bg.applied());
         }
+        try (BenchGuard guard = r.policy().isGuard() && !plan.scenario().victim().isNone() ? BenchGuard.start(bg) : BenchGuard.NONE) {
+            victims.started().forEach(v -> guard.watch(v.process().pid()));
+            return measure(r, bg, victims, guard, applied, copies, workers, placement);
+        }
+    }
+
+    private Sample measure(final PlannedRun r, final Background bg, final Victims victims, final BenchGuard guard,
+            final List<String> applied, final int copies, final int workers, final Placement placement) throws Exception {
         String appliedText = String.join("; ", applied);
         if (plan.scenario().victim().isNone()) {
             Snapshot a = Snapshot.take(sampler, bg, Victims.NONE);
@@ -48,7 +56,8 @@ final class CellRunner {
         if (plan.scenario().victim().isCommand()) {
             CommandVictim victim = new CommandVictim(plan.scenario().victim().command(), launcher, tracker, sampler,
                     Math.max(600_000, 50 * plan.matrix().durationMs()));
-            CommandVictim.Measured m = victim.run(bg, plan.victimPolicy(r), applied, cancellation, placement);
+            CommandVictim.Measured m = victim.run(bg, plan.victimPolicy(r), applied, cancellation, placement, guard::watch);
+            said(applied, guard.finish());
             return Sample.of(r, m.before(), m.after(), List.of(m.result()), m.processCpuNs(), 1, String.join("; ", applied),
                     copies);
         }
@@ -56,7 +65,14 @@ final class CellRunner {
         List<VictimResult> results = launcher.go(victims);
         // the victims stay alive (threads included) until closed, so /proc still holds all their CPU time
         Snapshot b = Snapshot.take(sampler, bg, victims);
-        return Sample.of(r, a, b, results, b.victimCpuNs() - a.victimCpuNs(), workers, appliedText, copies);
+        said(applied, guard.finish());
+        return Sample.of(r, a, b, results, b.victimCpuNs() - a.victimCpuNs(), workers, String.join("; ", applied), copies);
+    }
+
+    private static void said(final List<String> applied, final String line) {
+        if (!line.isEmpty()) {
+            applied.add(line);
+        }
     }
 
     void close(final ProcessStarter.Started st) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 
 /**
  * The user's own victim command, run once under the policy while the background runs. Its shell starts in its
@@ -56,7 +57,8 @@ final class CommandVictim {
     }
 
     Measured run(final Background bg, final BenchPolicy policy, final List<String> applied,
-            final BenchOptions.Cancellation cancellation, final Placement placement) throws IOException, InterruptedException {
+            final BenchOptions.Cancellation cancellation, final Placement placement, final LongConsumer started)
+            throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", script(command));
         pb.redirectError(tracker.log("victim0.err").toFile());
         Placement.Launch launch = placement.victim(pb, policy);
@@ -69,6 +71,7 @@ final class CommandVictim {
                 throw new IOException("the victim command's shell did not start: " + tracker.tail("victim0.err"));
             }
             placement.verify(launch, st.process().pid());
+            started.accept(st.process().pid());
             Map<Long, SchedStat> perThread = new LinkedHashMap<>();
             Snapshot a = Snapshot.take(sampler, bg, Victims.NONE);
             WorkloadLauncher.sayGo(st.process());

@@ -17,8 +17,9 @@ class QuickPresetTest {
     void shouldAnswerTheAgentsOwnExecutorsFirstAndItsNeighboursSecond() {
         assertThat(seed.name()).isEqualTo("seed-cpu-looper");
         assertThat(plan.topologies()).containsExactly(Topology.SAME_AGENT, Topology.OUTSIDE_AGENT);
-        // per-task policies for the first question, the cgroup policy for the second, default as the reference
-        assertThat(plan.matrix().policies()).containsExactly("default", "nice19", "idle", "cpu-idle");
+        // the per-task policy for the first question, the cgroup policy for the second, default as the reference, and
+        // the guard (withSchedGuard's way: the victim guarded, the background unlowered) for both
+        assertThat(plan.matrix().policies()).containsExactly("default", "idle", "cpu-idle", "guard");
     }
 
     @Test

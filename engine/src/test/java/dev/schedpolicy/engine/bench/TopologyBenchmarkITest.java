@@ -57,6 +57,37 @@ class TopologyBenchmarkITest {
         BenchmarkITest.assertNoWorkloadLeft();
     }
 
+    @Test
+    void shouldGuardTheVictimInTheGuardRowAndPutTheBackgroundBack() throws Exception {
+        CgroupSystem cgroups = CgroupSystem.detect();
+        assumeThat(cgroups.cpuHierarchy().isPresent() && Files.isWritable(cgroups.cpuRoot().resolve("cgroup.procs")))
+                .as("root on a writable cpu cgroup hierarchy, where the guard lowers into a cpu.idle group (CI runs as root)")
+                .isTrue();
+        assumeThat(Files.isExecutable(Placement.SETSID)).as("util-linux setsid for other-session").isTrue();
+        List<String> topBefore = topGroups(cgroups);
+        BenchReport r = Benchmark.run(BenchOptions.builder(scenario("seed-cpu-looper")).policies(List.of("default", "guard"))
+                .loads(List.of(1.0)).repetitions(1).durationMs(400).seed(3)
+                .topologies(List.of(Topology.SAME_AGENT, Topology.OTHER_SESSION)).build(), BenchListener.NONE).report();
+        assertThat(r.partial()).as(r.partialReason()).isFalse();
+        for (String topology : List.of("same-agent", "other-session")) {
+            // the background runs unlowered; against ncpu hogs the victim waits, so the guard acts and then puts back
+            BenchReport.Cell guarded = r.cell(topology, "guard", 1).orElseThrow();
+            assertThat(guarded.applied()).as(topology).contains("class normal, nice 0", "; guard: waited ", "; lowered ",
+                    "everything it lowered is back as it was");
+            assertThat(r.cell(topology, "default", 1).orElseThrow().applied()).as(topology).doesNotContain("guard:");
+        }
+        assertThat(topGroups(cgroups)).as("the guard's idle groups are removed").isSubsetOf(topBefore);
+        BenchmarkITest.assertNoWorkloadLeft();
+    }
+
+    /** This JVM's groups at the top of the cpu hierarchy, where a guard makes its idle group. */
+    private static List<String> topGroups(final CgroupSystem cgroups) throws java.io.IOException {
+        String me = "schedpolicy-" + ProcessHandle.current().pid() + "-";
+        try (var groups = Files.list(cgroups.cpuRoot())) {
+            return groups.map(g -> g.getFileName().toString()).filter(n -> n.startsWith(me)).toList();
+        }
+    }
+
     /** Our groups under the benchmark's own cpu cgroup (an earlier test in this JVM may have left one behind). */
     private static List<String> groups(final CgroupSystem cgroups) throws java.io.IOException {
         String me = "schedpolicy-" + ProcessHandle.current().pid() + "-";

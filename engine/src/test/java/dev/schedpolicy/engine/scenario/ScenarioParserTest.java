@@ -105,7 +105,7 @@ class ScenarioParserTest {
         List<Scenario> all = new ScenarioCatalog(p -> { }).list();
         assertThat(all).extracting(Scenario::name).containsExactlyElementsOf(ScenarioCatalog.BUILT_IN);
         Scenario seed = all.get(0);
-        // 4 policies x 2 loads x 3 repetitions x 2 topologies: the two questions, in under 3 minutes on 2 CPUs
+        // 4 policies x 2 loads x 3 repetitions x 2 topologies: the two questions and the guard, within 3 minutes on 2 CPUs
         assertThat(seed.quick().cells()).isEqualTo(4 * 2 * 3 * 2);
         assertThat(seed.quick().topologies()).containsExactly(Topology.SAME_AGENT, Topology.OUTSIDE_AGENT);
         assertThat(seed.full().topologies()).containsExactly(Topology.SAME_AGENT, Topology.OTHER_SESSION, Topology.OUTSIDE_AGENT);
