@@ -119,8 +119,7 @@ public class GuardBuildAction implements RunAction2 {
         /** The block's line as this viewer may read it. */
         @Exported
         public String getLine() {
-            String line = summary.line(Readers::mayRead);
-            return unreachable.isEmpty() ? line : line + " (no answer from node " + String.join(", ", unreachable) + ")";
+            return new GuardedSteps.Finished(summary, unreachable).line(Readers::mayRead);
         }
     }
 

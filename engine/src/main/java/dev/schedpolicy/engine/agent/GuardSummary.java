@@ -19,6 +19,8 @@ public final class GuardSummary implements Serializable {
     private static final long serialVersionUID = 1L;
     /** The most lowered launches a block keeps by name; a busy agent's others are counted. */
     public static final int MAX_LOWERED = 20;
+    /** The most distinct notes a block keeps (a guard's own are bounded; a block may hold many guarded launches). */
+    static final int MAX_NOTES = 20;
 
     /** A launch the guard lowered (a class, not a record: Jenkins keeps it in build.xml, whose XStream sets fields). */
     public static final class Lowered implements Serializable {
@@ -82,7 +84,7 @@ public final class GuardSummary implements Serializable {
             acting += r.actingMillis();
             acted += r.actions();
             back &= r.restored();
-            r.notes().stream().filter(n -> !said.contains(n)).forEach(said::add);
+            r.notes().stream().filter(n -> !said.contains(n) && said.size() < MAX_NOTES).forEach(said::add);
             for (long pid : r.loweredPids()) {
                 // the processes of one launch are one launch; a process of no known launch counts on its own
                 String launch = r.launchOf(pid);
