@@ -5,8 +5,8 @@ import dev.schedpolicy.engine.proc.ProcFs;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -21,12 +21,14 @@ import java.util.concurrent.TimeUnit;
  * processes are its released PID and that PID's descendants, and, because Jenkins' shell steps run their script in
  * the background of a shell that exits at once (its processes are then re-parented away from the launch), every
  * process whose environment carries the launch's {@link LaunchMarks#MARKER} and their descendants. Each process's
- * environment is read once (the marker scan reads only processes it has not seen), at most every
- * {@link #MARK_SCAN_NANOS}.
+ * environment is read once it says something (the marker scan reads only processes it has not told apart yet), at
+ * most every {@link #MARK_SCAN_NANOS}.
  */
 final class LaunchTrees {
     static final long MARK_SCAN_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final byte[] MARK = (LaunchMarks.MARKER + "=").getBytes(StandardCharsets.US_ASCII);
+    /** The kernel threads' parent. */
+    private static final int KTHREADD = 2;
 
     private final ProcFs proc;
     private final Map<String, Long> roots = new LinkedHashMap<>();
@@ -118,19 +120,32 @@ final class LaunchTrees {
         Map<Long, String> next = new HashMap<>();
         for (long pid : pids) {
             String known = marks.get(pid);
-            next.put(pid, known != null ? known : markOf(proc.root().resolve(Long.toString(pid))));
+            String mark = known != null ? known : markOf(pid);
+            if (mark != null) {
+                next.put(pid, mark);
+            }
         }
         marks = next;
         return true;
     }
 
-    /** The launch id in the process's environment; "" when it has none or cannot be read (another user's process). */
-    private static String markOf(final Path dir) {
+    /**
+     * The launch id in the process's environment; "" when it has none or may not be read (another user's process);
+     * null when it cannot be told yet, so that the next scan reads it again: an empty environment is what a process
+     * shows while it execs (a shell step's script, seen in that window on a slow CPU, was never found again) or once it
+     * is a zombie; only a kernel thread's is empty for good.
+     */
+    private String markOf(final long pid) {
         byte[] env;
         try {
-            env = Files.readAllBytes(dir.resolve("environ"));
-        } catch (IOException e) {
+            env = Files.readAllBytes(proc.root().resolve(Long.toString(pid)).resolve("environ"));
+        } catch (AccessDeniedException e) {
             return "";
+        } catch (IOException e) {
+            return null;
+        }
+        if (env.length == 0) {
+            return proc.stat(pid).map(s -> s.ppid() == KTHREADD || pid == KTHREADD ? "" : null).orElse(null);
         }
         int start = 0;
         for (int i = 0; i <= env.length; i++) {

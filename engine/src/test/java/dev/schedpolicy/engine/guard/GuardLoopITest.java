@@ -72,6 +72,9 @@ class GuardLoopITest {
         Process b = hog();
         String homeA = cgroups.cpuCgroupOf(a.pid());
         String homeB = cgroups.cpuCgroupOf(b.pid());
+        // both exec'd their shell (the report names a process as it was when lowered: an emulated CPU busy with the
+        // first loop kept the second a 'setsid' for a while)
+        await(() -> isShell(a.pid()) && isShell(b.pid()), 10_000);
         Thread.sleep(300);
         // busy for 3 s of wall time, however fast the CPU (an emulated one in the kernel lab is 5 to 20 times slower)
         Process guarded = start("taskset", "-c", "0", "timeout", "3", "/bin/sh", "-c", BUSY);

@@ -1,0 +1,56 @@
+package dev.schedpolicy.engine.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedpolicy.engine.buildpage.LaunchMarks;
+import dev.schedpolicy.engine.proc.ProcFs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Which processes belong to a launch, read from a /proc tree of the test's own. */
+class LaunchTreesTest {
+    /** A process of {@code ppid} with the environment {@code environ} (NUL-separated), and no children. */
+    private static void process(final Path root, final long pid, final long ppid, final String environ) throws IOException {
+        Path dir = Files.createDirectories(root.resolve(pid + "/task/" + pid));
+        Files.writeString(dir.resolve("children"), "");
+        StringBuilder stat = new StringBuilder(pid + " (sh) S " + ppid);
+        for (int field = 5; field <= 52; field++) {
+            stat.append(" 0");
+        }
+        Files.writeString(root.resolve(pid + "/stat"), stat + "\n");
+        Files.writeString(root.resolve(pid + "/environ"), environ);
+    }
+
+    @Test
+    void shouldFindAReparentedScriptWhoseEnvironmentWasEmptyWhenFirstSeen(@TempDir final Path root) throws Exception {
+        process(root, 100, 1, "PATH=/bin\0" + LaunchMarks.MARKER + "=hs-1\0");
+        // a shell step's script in exec when the scan first sees it: its environment reads empty for that moment
+        process(root, 200, 1, "");
+        LaunchTrees trees = new LaunchTrees(new ProcFs(root));
+        trees.add("hs-1", 100);
+        assertThat(trees.processes("hs-1")).containsExactly(100L);
+
+        Files.writeString(root.resolve("200/environ"), "HOME=/root\0" + LaunchMarks.MARKER + "=hs-1\0");
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(LaunchTrees.MARK_SCAN_NANOS) + 50);
+        assertThat(trees.processes("hs-1")).as("read again once it says something").containsExactlyInAnyOrder(100L, 200L);
+    }
+
+    @Test
+    void shouldTellAnUnmarkedProcessOnceAndAKernelThreadByItsParent(@TempDir final Path root) throws Exception {
+        process(root, 100, 1, LaunchMarks.MARKER + "=hs-1\0");
+        process(root, 300, 1, "PATH=/bin\0");
+        process(root, 3, 2, "");
+        LaunchTrees trees = new LaunchTrees(new ProcFs(root));
+        trees.add("hs-1", 100);
+        assertThat(trees.processes("hs-1")).containsExactly(100L);
+        // told apart for good: a later change of the file is not read (each process's environment is read once)
+        Files.writeString(root.resolve("300/environ"), LaunchMarks.MARKER + "=hs-1\0");
+        Files.writeString(root.resolve("3/environ"), LaunchMarks.MARKER + "=hs-1\0");
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(LaunchTrees.MARK_SCAN_NANOS) + 50);
+        assertThat(trees.processes("hs-1")).containsExactly(100L);
+    }
+}
