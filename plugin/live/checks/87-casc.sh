@@ -32,11 +32,11 @@ else
   if wait_jenkins "$CASC_PID" "$CASC/jenkins.log"; then
     J="http://127.0.0.1:$CPORT" CRUMB=
     pass "Configuration as Code: Jenkins started with docs/jenkins.md's YAML in CASC_JENKINS_CONFIG"
-    fields='defaultPolicy cgroupParent minNice maxQuotaPercent handshakeTimeoutSeconds allowRaise allowCgroups allowAboveDefault measureAllSteps guardJobs benchmarkMaxLoad benchmarkMaxRepetitions benchmarkMaxMinutes'
+    fields='defaultPolicy cgroupParent minNice maxQuotaPercent handshakeTimeoutSeconds allowRaise allowCgroups allowAboveDefault measureAllSteps guardJobs guardStages benchmarkMaxLoad benchmarkMaxRepetitions benchmarkMaxMinutes'
     shown=$(browser open "$J/manage/configure" shot "$OUT/screenshots/casc-configure.png" eval "'$fields'.split(' ').map(n => {
         const f = document.querySelector('input[name=\"_.' + n + '\"]'); return n + '=' + (f.type === 'checkbox' ? f.checked : f.value); }).join(' ')" | tail -1)
     wanted=$(for f in $fields; do printf '%s=%s ' "$f" "$(yaml_get "$CASC/jenkins.yaml" "g['$f']")"; done)
-    check "Configuration as Code: the System page shows the 13 global settings of the YAML (${wanted% })" test "$shown" = "${wanted% }"
+    check "Configuration as Code: the System page shows the 14 global settings of the YAML (${wanted% })" test "$shown" = "${wanted% }"
     note "shown: $shown"
     jcurl "$J/computer/builder-1/config.xml" >"$CASC/builder-1.xml"
     prop=$(python3 -c 'import sys, xml.etree.ElementTree as E

@@ -30,6 +30,14 @@ public class GuardBuildAction implements RunAction2 {
 
     /** Adds a block's end to the build's action (made on first use) and saves the build. */
     static void add(final Run<?, ?> run, final GuardedSteps.Finished finished) {
+        add(run, finished, true);
+    }
+
+    /**
+     * Adds a block's end to the build's action; {@code save} false leaves it to the build's next save (at the latest its
+     * completion): a Pipeline's save waits for its program's thread, which may be waiting for this very block's end.
+     */
+    static void add(final Run<?, ?> run, final GuardedSteps.Finished finished, final boolean save) {
         GuardBuildAction a;
         synchronized (run) {
             a = run.getAction(GuardBuildAction.class);
@@ -45,6 +53,9 @@ public class GuardBuildAction implements RunAction2 {
             } else {
                 a.dropped++;
             }
+        }
+        if (!save) {
+            return;
         }
         try {
             run.save();

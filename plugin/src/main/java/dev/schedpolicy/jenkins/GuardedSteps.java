@@ -71,6 +71,27 @@ final class GuardedSteps {
         }
     }
 
+    /** Whether a launch of the block or stage {@code key} reached its agent's guard and the block has not ended yet. */
+    static boolean isOpen(final String key) {
+        return LAUNCHES.containsKey(key);
+    }
+
+    /**
+     * Ends the block or stage {@code key} of {@code run}: its one console line, which names launches of the build's own job
+     * only (whoever reads this build reads its console), and its entry on the build's page.
+     */
+    static void end(final String key, final Run<?, ?> run, final PrintStream log) throws InterruptedException {
+        end(key, run, log, true);
+    }
+
+    /** The same, saving the build or leaving that to its next save ({@link GuardBuildAction#add(Run, Finished, boolean)}). */
+    static void end(final String key, final Run<?, ?> run, final PrintStream log, final boolean save) throws InterruptedException {
+        Finished finished = finish(key);
+        String job = run.getParent().getFullName();
+        log.println(Messages.Console_line(finished.line(job::equals)));
+        GuardBuildAction.add(run, finished, save);
+    }
+
     /** Ends the block {@code key}: its guards' records from every agent its launches ran on. */
     static Finished finish(final String key) throws InterruptedException {
         List<String[]> launches = LAUNCHES.remove(key);

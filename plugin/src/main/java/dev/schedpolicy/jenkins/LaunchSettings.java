@@ -32,6 +32,11 @@ final class LaunchSettings implements Serializable {
     private boolean measure;
     /** The withSchedGuard block whose launches these are, or null: not guarded (and in settings saved before it existed). */
     private String guardKey;
+    /**
+     * Whether only a launch the stage rule guards goes through the agent ({@link StageGuards}): a node without a default
+     * or measuring is decorated only for the rule, and its other launches stay as they were. False in older settings.
+     */
+    private boolean guardedOnly;
 
     /**
      * @param policy         merged compact policy
@@ -85,17 +90,34 @@ final class LaunchSettings implements Serializable {
         return s;
     }
 
-    /** These settings, with every launch guarded for the withSchedGuard block {@code key} (null: not guarded). */
+    /**
+     * These settings, with every launch guarded for the withSchedGuard block or stage {@code key} (null: not guarded);
+     * a guarded launch always goes through the agent.
+     */
     LaunchSettings guarded(@CheckForNull final String key) {
         LaunchSettings s = copy();
         s.guardKey = key;
+        s.guardedOnly = s.guardedOnly && key == null;
         return s;
+    }
+
+    /** These settings, for a launcher that polices only the launches the stage rule guards. */
+    LaunchSettings guardedOnly() {
+        LaunchSettings s = copy();
+        s.guardedOnly = true;
+        return s;
+    }
+
+    /** Whether a launch these settings do not guard goes to the inner launcher as it is. */
+    boolean passesUnguarded() {
+        return guardedOnly && guardKey == null;
     }
 
     private LaunchSettings copy() {
         LaunchSettings s = new LaunchSettings(policy, blockKey, runId, limits, timeoutSeconds, cgroupParent, node, agentDefault);
         s.measure = measure;
         s.guardKey = guardKey;
+        s.guardedOnly = guardedOnly;
         return s;
     }
 

@@ -19,13 +19,19 @@ public class NodeDefaultLauncherDecorator extends LauncherDecorator {
     @Override
     public Launcher decorate(@NonNull final Launcher launcher, @NonNull final Node node) {
         String policy = NodeDefaults.policyFor(node);
+        boolean onlyGuarded = false;
         if (policy == null && NodeDefaults.measureOn(node)) {
             // measured but not lowered: through park-and-release, so the launch joins its accounting group first
             policy = "normal";
+        } else if (policy == null && StageGuards.on()) {
+            // the stage rule decides per launch, where the step's stage is known; the others stay as they are
+            policy = "normal";
+            onlyGuarded = true;
         }
         if (policy == null || !launcher.isUnix()) {
             return launcher;
         }
-        return new PolicedLauncher(launcher, NodeDefaults.settings(policy, BLOCK_KEY + ":" + node.getNodeName(), null, node));
+        LaunchSettings settings = NodeDefaults.settings(policy, BLOCK_KEY + ":" + node.getNodeName(), null, node);
+        return new PolicedLauncher(launcher, onlyGuarded ? settings.guardedOnly() : settings);
     }
 }

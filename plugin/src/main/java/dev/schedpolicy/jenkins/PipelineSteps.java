@@ -7,6 +7,8 @@ import hudson.Extension;
 import hudson.model.Run;
 import java.io.IOException;
 import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
 import org.jenkinsci.plugins.workflow.actions.ArgumentsAction;
 import org.jenkinsci.plugins.workflow.actions.LabelAction;
 import org.jenkinsci.plugins.workflow.actions.ThreadNameAction;
@@ -52,6 +54,39 @@ public class PipelineSteps implements StepListener {
         } catch (IOException | InterruptedException | RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * The flow node of {@code run}'s step starting on this thread; null when none of run's steps is starting here (see
+     * {@link #runStartingHere}).
+     */
+    @CheckForNull
+    static FlowNode nodeStartingHere(final Run<?, ?> run) {
+        WeakReference<StepContext> ref = STARTING.get();
+        StepContext context = ref == null ? null : ref.get();
+        if (context == null) {
+            return null;
+        }
+        try {
+            Run<?, ?> of = context.get(Run.class);
+            FlowNode node = context.get(FlowNode.class);
+            return of != null && node != null && node.isActive() && of.getExternalizableId().equals(run.getExternalizableId())
+                    ? node : null;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The stages around {@code node}, innermost first, as {@link #where} finds a stage: parallel branches are not stages. */
+    static List<BlockStartNode> stagesAround(final FlowNode node) {
+        List<BlockStartNode> stages = new ArrayList<>();
+        for (BlockStartNode b : node.iterateEnclosingBlocks()) {
+            LabelAction label = b.getPersistentAction(LabelAction.class);
+            if (b.getPersistentAction(ThreadNameAction.class) == null && label != null && label.getDisplayName() != null) {
+                stages.add(b);
+            }
+        }
+        return stages;
     }
 
     /** The launch on this thread named by its stage, branch and step of {@code run}; null when it is not one of run's steps. */

@@ -59,13 +59,18 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
     public Proc launch(@NonNull final ProcStarter starter) throws IOException {
         VirtualChannel channel = getChannel();
         List<String> cmds = starter.cmds();
-        if (!isUnix() || channel == null || cmds == null || cmds.isEmpty() || !LaunchMarks.claim(starter)) {
+        if (!isUnix() || channel == null || cmds == null || cmds.isEmpty()) {
+            return super.launch(starter);
+        }
+        // the step's stage is known only now, on the thread that starts it
+        LaunchSettings effective = StageGuards.apply(settings);
+        if (effective.passesUnguarded() || !LaunchMarks.claim(starter)) {
             return super.launch(starter);
         }
         try {
             PreparedLaunch prepared = prepare(channel, cmds, starter.envs());
-            MeasuredLaunches.measure(channel, settings, prepared, getListener().getLogger());
-            GuardedSteps.guard(channel, settings, prepared, getListener().getLogger());
+            MeasuredLaunches.measure(channel, effective, prepared, getListener().getLogger());
+            GuardedSteps.guard(channel, effective, prepared, getListener().getLogger());
             starter.cmds(prepared.command(cmds));
             starter.masks(prepared.masks(starter.masks()));
             starter.envs(LaunchMarks.withMarker(starter.envs(), prepared.id()));

@@ -4,6 +4,7 @@ import dev.schedpolicy.engine.agent.AgentLimits;
 import dev.schedpolicy.engine.agent.BenchmarkCaps;
 import dev.schedpolicy.engine.agent.CgroupParents;
 import dev.schedpolicy.engine.agent.GuardRule;
+import dev.schedpolicy.engine.agent.GuardStageRule;
 import dev.schedpolicy.engine.agent.PolicyForms;
 import dev.schedpolicy.engine.agent.SchedPolicyAgent;
 import dev.schedpolicy.engine.policy.InvalidPolicyException;
@@ -41,6 +42,8 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
     private String cgroupParent;
     /** Jobs whose builds may use withSchedGuard: a regular expression on the full name; null lets nobody. */
     private String guardJobs;
+    /** Stages whose steps run guarded without withSchedGuard: a regular expression found in the name; null for none. */
+    private String guardStages;
     private int benchmarkMaxLoad = BenchmarkCaps.DEFAULT_MAX_LOAD;
     private int benchmarkMaxRepetitions = BenchmarkCaps.DEFAULT_MAX_REPETITIONS;
     private int benchmarkMaxMinutes = BenchmarkCaps.DEFAULT_MAX_MINUTES;
@@ -151,6 +154,17 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
         save();
     }
 
+    public String getGuardStages() {
+        return guardStages;
+    }
+
+    /** A regular expression found in a stage's name: its steps run guarded, for jobs {@link #getGuardJobs()} allows; blank: off. */
+    @DataBoundSetter
+    public void setGuardStages(final String value) {
+        this.guardStages = GuardStageRule.check(value);
+        save();
+    }
+
     public int getHandshakeTimeoutSeconds() {
         int s = handshakeTimeoutSeconds > 0 ? handshakeTimeoutSeconds : DEFAULT_TIMEOUT_SECONDS;
         return Math.min(s, SchedPolicyAgent.MAX_HANDSHAKE_TIMEOUT_SECONDS);
@@ -237,6 +251,11 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
             throw new FormException(e.getMessage(), "guardJobs");
         }
         try {
+            GuardStageRule.check(json.optString("guardStages", ""));
+        } catch (IllegalArgumentException e) {
+            throw new FormException(e.getMessage(), "guardStages");
+        }
+        try {
             new BenchmarkCaps(json.optInt("benchmarkMaxLoad", BenchmarkCaps.DEFAULT_MAX_LOAD),
                     json.optInt("benchmarkMaxRepetitions", BenchmarkCaps.DEFAULT_MAX_REPETITIONS),
                     json.optInt("benchmarkMaxMinutes", BenchmarkCaps.DEFAULT_MAX_MINUTES), BENCHMARK_CAPS_SET_IN);
@@ -279,6 +298,17 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
         Jenkins.get().checkPermission(Jenkins.ADMINISTER);
         try {
             GuardRule.check(value);
+            return FormValidation.ok();
+        } catch (IllegalArgumentException e) {
+            return FormValidation.error(e.getMessage());
+        }
+    }
+
+    @POST
+    public FormValidation doCheckGuardStages(@QueryParameter final String value) {
+        Jenkins.get().checkPermission(Jenkins.ADMINISTER);
+        try {
+            GuardStageRule.check(value);
             return FormValidation.ok();
         } catch (IllegalArgumentException e) {
             return FormValidation.error(e.getMessage());

@@ -60,7 +60,7 @@ public class WithSchedGuardStep extends Step {
             String key = "guard-" + UUID.randomUUID();
             context.newBodyInvoker()
                     .withContext(BodyInvoker.mergeLauncherDecorators(context.get(LauncherDecorator.class), new GuardDecorator(key)))
-                    .withCallback(new Finish(key, job))
+                    .withCallback(new Finish(key))
                     .start();
             return false;
         }
@@ -69,19 +69,14 @@ public class WithSchedGuardStep extends Step {
             @Serial
             private static final long serialVersionUID = 1L;
             private final String key;
-            private final String job;
 
-            Finish(final String key, final String job) {
+            Finish(final String key) {
                 this.key = key;
-                this.job = job;
             }
 
             @Override
             protected void finished(final StepContext context) throws Exception {
-                GuardedSteps.Finished finished = GuardedSteps.finish(key);
-                // the console is read by whoever reads this build: it names launches of this job only
-                context.get(TaskListener.class).getLogger().println(Messages.Console_line(finished.line(job::equals)));
-                GuardBuildAction.add(context.get(Run.class), finished);
+                GuardedSteps.end(key, context.get(Run.class), context.get(TaskListener.class).getLogger());
             }
         }
     }

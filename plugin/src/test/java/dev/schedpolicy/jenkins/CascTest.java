@@ -88,6 +88,7 @@ class CascTest {
         assertThat(c.getHandshakeTimeoutSeconds()).isEqualTo(g.get("handshakeTimeoutSeconds"));
         assertThat(c.isMeasureAllSteps()).isEqualTo(g.get("measureAllSteps"));
         assertThat(c.getGuardJobs()).isEqualTo(g.get("guardJobs"));
+        assertThat(c.getGuardStages()).isEqualTo(g.get("guardStages"));
         assertThat(c.getBenchmarkMaxLoad()).isEqualTo(g.get("benchmarkMaxLoad"));
         assertThat(c.getBenchmarkMaxRepetitions()).isEqualTo(g.get("benchmarkMaxRepetitions"));
         assertThat(c.getBenchmarkMaxMinutes()).isEqualTo(g.get("benchmarkMaxMinutes"));
@@ -131,6 +132,14 @@ class CascTest {
         assertThatThrownBy(() -> apply(bad)).isInstanceOf(ConfiguratorException.class)
                 .rootCause().hasMessageStartingWith("the jobs that may guard must be a Java regular expression");
         assertThat(SchedPolicyConfiguration.get().getGuardJobs()).isNull();
+    }
+
+    @Test
+    void shouldRefuseAPatternOfGuardedStagesThatDoesNotCompileWithThePluginsReason() throws Exception {
+        String bad = docsYaml().replaceFirst("guardStages: .*", "guardStages: \"test(\"");
+        assertThatThrownBy(() -> apply(bad)).isInstanceOf(ConfiguratorException.class)
+                .rootCause().hasMessageStartingWith("the stages to guard must be a Java regular expression");
+        assertThat(SchedPolicyConfiguration.get().getGuardStages()).isNull();
     }
 
     @Test

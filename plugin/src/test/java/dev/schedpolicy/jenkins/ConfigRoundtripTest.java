@@ -121,6 +121,7 @@ class ConfigRoundtripTest {
         c.setMaxQuotaPercent(150);
         c.setHandshakeTimeoutSeconds(12);
         c.setGuardJobs("tests|team-a/.*");
+        c.setGuardStages("(?i)test");
         j.configRoundtrip();
         assertThat(c.getDefaultPolicy()).isEqualTo("batch+nice10+warn");
         assertThat(c.getCgroupParent()).isEqualTo("/sys/fs/cgroup/cpu/schedpolicy");
@@ -131,6 +132,7 @@ class ConfigRoundtripTest {
         assertThat(c.getMaxQuotaPercent()).isEqualTo(150);
         assertThat(c.getHandshakeTimeoutSeconds()).isEqualTo(12);
         assertThat(c.getGuardJobs()).isEqualTo("tests|team-a/.*");
+        assertThat(c.getGuardStages()).isEqualTo("(?i)test");
     }
 
     @Test
@@ -140,6 +142,7 @@ class ConfigRoundtripTest {
         assertThat(c.getDefaultPolicy()).isNull();
         assertThat(c.getCgroupParent()).isNull();
         assertThat(c.getGuardJobs()).as("no job may guard unless an administrator says so").isNull();
+        assertThat(c.getGuardStages()).as("no stage is guarded unless an administrator says so").isNull();
         assertThat(c.isAllowCgroups()).isTrue();
         assertThat(c.isAllowRaise()).isFalse();
         assertThat(c.getMinNice()).isZero();
