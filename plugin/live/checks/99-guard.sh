@@ -6,9 +6,10 @@
 # (a note, not a check: the machine may be busy). Then the administrator's rule by stage name (guardStages '(?i)test'):
 # job 'stage-tests', allowed, runs the same work in a stage 'Test' with no withSchedGuard beside the same hog: PASS when
 # the stage gets one guard line that says it acted, the hog's loops sat in the guard's idle group meanwhile, and the
-# build page shows the stage's block.
+# build page shows the stage's block. Last, freestyle: job 'fs-tests', allowed, runs the same work under the build
+# wrapper "Guard this build's steps" beside the same hog: the same checks.
 GUARD_EVENTS=${GUARD_EVENTS:-6000}
-groovy "def c = dev.schedpolicy.jenkins.SchedPolicyConfiguration.get(); c.setMeasureAllSteps(true); c.setGuardJobs('tests|stage-tests');
+groovy "def c = dev.schedpolicy.jenkins.SchedPolicyConfiguration.get(); c.setMeasureAllSteps(true); c.setGuardJobs('tests|stage-tests|fs-tests');
 Jenkins.get().setNumExecutors(3); println 'ok'" >>"$OUT/checks.log"
 guard_work="taskset -c 0 sysbench cpu --threads=1 --cpu-max-prime=10000 --events=$GUARD_EVENTS --time=0 run | grep 'total time'"
 pipeline_job tests <<G
@@ -20,6 +21,10 @@ G
 pipeline_job stage-tests <<G
 node { stage('Build') { sh 'echo build-ran' }; stage('Test') { sh "$guard_work" } }
 G
+create_job fs-tests <<X
+<project><buildWrappers><dev.schedpolicy.jenkins.SchedGuardWrapper/></buildWrappers>
+<builders><hudson.tasks.Shell><command>$guard_work</command></hudson.tasks.Shell></builders></project>
+X
 pipeline_job hog <<'G'
 node { sh 'echo hog-started; for i in 1 2; do timeout 120 taskset -c 0 sh -c ": hog-loop; while :; do :; done" & done; wait' }
 G
@@ -100,13 +105,29 @@ check "guard: 'stage-tests' build page shows the stage's block in the guard's su
 shot "job/stage-tests/$BUILD/" guard-stage-build
 check "guard: the hog's loops are back in their own groups after stage 'Test' ended" wait_for 2 back_home
 
+SEEN_FS="$OUT/guard-hog-groups-freestyle.txt"
+sample_groups "$SEEN_FS"
+run_build fs-tests
+stop_sampling
+FREESTYLE=$(guard_seconds)
+check "guard: freestyle 'fs-tests' under \"Guard this build's steps\" beside the hog: SUCCESS, exactly one guard line, saying it acted and lowered another launch" \
+  bash -c "test '$RESULT' = SUCCESS && test \$(grep -c '^\[schedpolicy\] guard: ' '$CONSOLE') = 1 \
+    && grep -qE '^\[schedpolicy\] guard: .*; acted [0-9]+ times? for .*; lowered 1 launch, [0-9]+ times? in all: another launch on this agent; all put back' '$CONSOLE'"
+note "freestyle: $(guard_line)"
+lowered_by_fs() { local p; for p in $HOG_PIDS; do grep -q "^$p /schedpolicy-" "$SEEN_FS" || return 1; done; test -n "$HOG_PIDS"; }
+check "guard: each of the hog's loops sat in the guard's idle group while 'fs-tests' ran" lowered_by_fs
+check "guard: 'fs-tests' build page shows the build's block in the guard's summary" \
+  grep -q 'class="schedpolicy-guard-block">guard: waited ' <<<"$(jcurl "$J/job/fs-tests/$BUILD/")"
+shot "job/fs-tests/$BUILD/" guard-freestyle-build
+check "guard: the hog's loops are back in their own groups after 'fs-tests' ended" wait_for 2 back_home
+
 jpost "job/hog/$HOG/stop" -o /dev/null
 wait_build hog "$HOG" 60 >/dev/null
 for p in $HOG_PIDS; do kill "$p" 2>/dev/null; done
 kept() { python3 -c "import sys; a, b = float(sys.argv[1] or 0), float(sys.argv[2] or 0); print(f'{100 * a / b:.0f}%' if a and b else 'n/a')" "$1" "$2"; }
 note "speed 'tests' kept beside two busy loops on its CPU (busy machine, not a figure to quote): guarded $(kept "$ALONE" "$GUARDED")" \
   "($ALONE s alone, $GUARDED s guarded), unguarded $(kept "$ALONE" "$UNGUARDED") ($UNGUARDED s), guarded by stage name" \
-  "$(kept "$ALONE" "$STAGED") ($STAGED s)"
+  "$(kept "$ALONE" "$STAGED") ($STAGED s), freestyle $(kept "$ALONE" "$FREESTYLE") ($FREESTYLE s)"
 groovy "def c = dev.schedpolicy.jenkins.SchedPolicyConfiguration.get(); c.setMeasureAllSteps(false); c.setGuardJobs(''); c.setGuardStages('');
 println 'ok'" \
   >>"$OUT/checks.log"

@@ -33,17 +33,25 @@ public final class GuardRule {
      * unguarded. A pattern stored before it was checked and does not compile lets nobody.
      */
     public static Optional<String> refusal(final String pattern, final String job) {
+        return refusal(pattern, job, "withSchedGuard", "the body runs as it would without the step");
+    }
+
+    /**
+     * The same for any way of asking: {@code asker} as the user wrote or picked it (a step, a build wrapper) and what runs
+     * instead, e.g. {@code the build runs as it would without it}.
+     */
+    public static Optional<String> refusal(final String pattern, final String job, final String asker, final String instead) {
         String p;
         try {
             p = check(pattern);
         } catch (IllegalArgumentException e) {
-            return Optional.of("withSchedGuard: not guarded, the administrator's pattern of jobs that may guard is not valid;"
-                    + " the body runs as it would without the step");
+            return Optional.of(asker + ": not guarded, the administrator's pattern of jobs that may guard is not valid; "
+                    + instead);
         }
         if (p != null && Pattern.compile(p).matcher(job).matches()) {
             return Optional.empty();
         }
-        return Optional.of("withSchedGuard: not guarded, job '" + job + "' is not among the jobs an administrator lets guard"
-                + " (Manage Jenkins » System » Sched Policy); the body runs as it would without the step");
+        return Optional.of(asker + ": not guarded, job '" + job + "' is not among the jobs an administrator lets guard"
+                + " (Manage Jenkins » System » Sched Policy); " + instead);
     }
 }

@@ -29,4 +29,11 @@ class GuardRuleTest {
                         + " full name, e.g. 'tests|team-a/.*' (blank: no job); 'tests(' is not one: ");
         assertThat(GuardRule.refusal("tests(", "tests(")).isPresent();
     }
+
+    @Test
+    void shouldNameTheWayTheBuildAskedAndWhatRunsInstead() {
+        assertThat(GuardRule.refusal("tests", "compile", "Guard this build's steps", "the build runs as it would without it"))
+                .hasValue("Guard this build's steps: not guarded, job 'compile' is not among the jobs an administrator lets"
+                        + " guard (Manage Jenkins » System » Sched Policy); the build runs as it would without it");
+    }
 }
