@@ -7,9 +7,11 @@
 # job 'stage-tests', allowed, runs the same work in a stage 'Test' with no withSchedGuard beside the same hog: PASS when
 # the stage gets one guard line that says it acted, the hog's loops sat in the guard's idle group meanwhile, and the
 # build page shows the stage's block. Last, freestyle: job 'fs-tests', allowed, runs the same work under the build
-# wrapper "Guard this build's steps" beside the same hog: the same checks.
+# wrapper "Guard this build's steps" beside the same hog: the same checks. Then, with the global default 'idle', job
+# 'floor-tests' shows the default is no floor for a guarded step: its plain sh runs idle, its withSchedGuard sh and its
+# sh in stage 'Test' (the rule) run normal at nice 0, as the kernel reports them to the scripts.
 GUARD_EVENTS=${GUARD_EVENTS:-6000}
-groovy "def c = dev.schedpolicy.jenkins.SchedPolicyConfiguration.get(); c.setMeasureAllSteps(true); c.setGuardJobs('tests|stage-tests|fs-tests');
+groovy "def c = dev.schedpolicy.jenkins.SchedPolicyConfiguration.get(); c.setMeasureAllSteps(true); c.setGuardJobs('tests|stage-tests|fs-tests|floor-tests');
 Jenkins.get().setNumExecutors(3); println 'ok'" >>"$OUT/checks.log"
 guard_work="taskset -c 0 sysbench cpu --threads=1 --cpu-max-prime=10000 --events=$GUARD_EVENTS --time=0 run | grep 'total time'"
 pipeline_job tests <<G
@@ -25,6 +27,9 @@ create_job fs-tests <<X
 <project><buildWrappers><dev.schedpolicy.jenkins.SchedGuardWrapper/></buildWrappers>
 <builders><hudson.tasks.Shell><command>$guard_work</command></hudson.tasks.Shell></builders></project>
 X
+pipeline_job floor-tests <<G
+node { sh '$KV plain'; withSchedGuard { sh '$KV guarded' }; stage('Test') { sh '$KV staged' } }
+G
 pipeline_job hog <<'G'
 node { sh 'echo hog-started; for i in 1 2; do timeout 120 taskset -c 0 sh -c ": hog-loop; while :; do :; done" & done; wait' }
 G
@@ -128,6 +133,13 @@ kept() { python3 -c "import sys; a, b = float(sys.argv[1] or 0), float(sys.argv[
 note "speed 'tests' kept beside two busy loops on its CPU (busy machine, not a figure to quote): guarded $(kept "$ALONE" "$GUARDED")" \
   "($ALONE s alone, $GUARDED s guarded), unguarded $(kept "$ALONE" "$UNGUARDED") ($UNGUARDED s), guarded by stage name" \
   "$(kept "$ALONE" "$STAGED") ($STAGED s), freestyle $(kept "$ALONE" "$FREESTYLE") ($FREESTYLE s)"
+groovy "dev.schedpolicy.jenkins.SchedPolicyConfiguration.get().setDefaultPolicy('idle'); println 'ok'" >>"$OUT/checks.log"
+run_build floor-tests
+check "guard: under the default 'idle', 'floor-tests' runs its plain sh idle and its guarded sh (withSchedGuard, stage 'Test') normal, nice 0" \
+  test "$RESULT $(kernel_field plain policy) $(kernel_field guarded policy) $(kernel_field guarded nice) $(kernel_field staged policy) $(kernel_field staged nice)" \
+    = "SUCCESS 5 0 0 0 0"
+note "$(kernel_line plain | cut -d' ' -f1-5); $(kernel_line guarded | cut -d' ' -f1-5); $(kernel_line staged | cut -d' ' -f1-5)"
 groovy "def c = dev.schedpolicy.jenkins.SchedPolicyConfiguration.get(); c.setMeasureAllSteps(false); c.setGuardJobs(''); c.setGuardStages('');
+c.setDefaultPolicy('');
 println 'ok'" \
   >>"$OUT/checks.log"

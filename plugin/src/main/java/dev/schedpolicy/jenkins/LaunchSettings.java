@@ -37,6 +37,11 @@ final class LaunchSettings implements Serializable {
      * or measuring is decorated only for the rule, and its other launches stay as they were. False in older settings.
      */
     private boolean guardedOnly;
+    /**
+     * What the launch's own blocks ask for, merged without the node's default, compact; null when no block does (a node
+     * default's launches) and in older settings. A guarded launch runs under this, not under the default.
+     */
+    private String authored;
 
     /**
      * @param policy         merged compact policy
@@ -101,6 +106,13 @@ final class LaunchSettings implements Serializable {
         return s;
     }
 
+    /** These settings, with what their blocks ask for, without the node's default ({@link #authored}). */
+    LaunchSettings authored(@CheckForNull final String compact) {
+        LaunchSettings s = copy();
+        s.authored = compact;
+        return s;
+    }
+
     /** These settings, for a launcher that polices only the launches the stage rule guards. */
     LaunchSettings guardedOnly() {
         LaunchSettings s = copy();
@@ -118,6 +130,7 @@ final class LaunchSettings implements Serializable {
         s.measure = measure;
         s.guardKey = guardKey;
         s.guardedOnly = guardedOnly;
+        s.authored = authored;
         return s;
     }
 
@@ -152,8 +165,10 @@ final class LaunchSettings implements Serializable {
      * @param envOverrides the launch's "KEY=VALUE" environment (DOCKER_HOST reaches the daemon the engine asks); may be null
      */
     LaunchRequest request(final List<String> command, @CheckForNull final String[] envOverrides) {
-        return LaunchRequest.of(blockKey, policy).onNode(agentDefault, limits, cgroupParent)
+        // a guarded launch asks for its blocks' own policy; the engine decides that the default is no floor for it
+        LaunchRequest r = LaunchRequest.of(blockKey, guardKey == null ? policy : authored).onNode(agentDefault, limits, cgroupParent)
                 .pendingFor(Duration.ofSeconds(timeoutSeconds))
                 .forCommand(command, LaunchRequest.keyValues(envOverrides == null ? List.of() : Arrays.asList(envOverrides)));
+        return guardKey == null ? r : r.guardedStep();
     }
 }

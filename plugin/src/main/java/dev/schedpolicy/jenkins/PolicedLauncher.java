@@ -68,7 +68,7 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
             return super.launch(starter);
         }
         try {
-            PreparedLaunch prepared = prepare(channel, cmds, starter.envs());
+            PreparedLaunch prepared = prepare(channel, effective, cmds, starter.envs());
             MeasuredLaunches.measure(channel, effective, prepared, getListener().getLogger());
             GuardedSteps.guard(channel, effective, prepared, getListener().getLogger());
             starter.cmds(prepared.command(cmds));
@@ -114,7 +114,7 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
         if (!isUnix() || channel == null || cmd == null || cmd.length == 0) {
             return super.launchChannel(cmd, out, workDir, envVars);
         }
-        PreparedLaunch prepared = prepare(channel, List.of(cmd), envVars == null ? null
+        PreparedLaunch prepared = prepare(channel, settings, List.of(cmd), envVars == null ? null
                 : envVars.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toArray(String[]::new));
         Channel launched;
         try {
@@ -140,10 +140,14 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
         getInner().prepareFilterRules(run, builder);
     }
 
-    /** The engine decides on the agent, from the command line, whether and how the launch is policed (containers too). */
-    private PreparedLaunch prepare(final VirtualChannel channel, final List<String> cmds, final String[] envs) throws IOException {
+    /**
+     * The engine decides on the agent, from the command line, whether and how the launch is policed (containers too), under
+     * {@code launch}: this launcher's settings, or the stage rule's guarded copy of them.
+     */
+    private static PreparedLaunch prepare(final VirtualChannel channel, final LaunchSettings launch, final List<String> cmds,
+            final String[] envs) throws IOException {
         try {
-            return channel.call(new AgentCalls.Prepare(settings.request(cmds, envs)));
+            return channel.call(new AgentCalls.Prepare(launch.request(cmds, envs)));
         } catch (InterruptedException e) {
             throw (IOException) new InterruptedIOException("interrupted while preparing the launch").initCause(e);
         } catch (RuntimeException e) {

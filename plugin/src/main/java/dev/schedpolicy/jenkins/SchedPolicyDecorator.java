@@ -41,8 +41,9 @@ final class SchedPolicyDecorator extends LauncherDecorator implements Serializab
     /** The block's settings on the node it started on; on another node, its request under that node's own settings. */
     LaunchSettings settingsFor(final Node node) {
         if (NodeDefaults.nameOf(node).equals(settings.node())) {
-            return settings;
+            return settings.authored(authored);
         }
-        return NodeDefaults.settings(authored != null ? authored : settings.policy(), settings.blockKey(), settings.runId(), node);
+        return NodeDefaults.settings(authored != null ? authored : settings.policy(), settings.blockKey(), settings.runId(), node)
+                .authored(authored);
     }
 }

@@ -112,7 +112,7 @@ public class SchedPolicyWrapper extends BuildWrapper {
             throw new AbortException(Messages.Console_buildNodeOffline());
         }
         LaunchSettings settings = BlockStarter.start(KIND, build, build.getBuiltOn(), channel, null, fields.toCompact(), listener);
-        return PolicedLauncher.around(launcher, settings);
+        return PolicedLauncher.around(launcher, settings.authored(fields.toCompact()));
     }
 
     /** The block stays open for the publishers; {@link BlockFinisher} ends it when the build has completed. */

@@ -28,9 +28,12 @@ import java.util.Objects;
  * @param argv           the command line a launcher is about to start; empty: a command of the engine's own, parked as
  *                       it is without a look at containers
  * @param envOverrides   the launch's environment as overrides of the agent JVM's own (a container client's DOCKER_HOST)
+ * @param guarded        a launch of a step an administrator lets guard: the node's default is no floor for it, its own
+ *                       policy never runs above normal ({@link PolicyForms#guarded})
  */
 public record LaunchRequest(String blockKey, String policy, String enclosing, String agentDefault, AgentLimits limits,
-        String cgroupParent, Duration pendingTimeout, List<String> argv, Map<String, String> envOverrides) implements Serializable {
+        String cgroupParent, Duration pendingTimeout, List<String> argv, Map<String, String> envOverrides, boolean guarded)
+        implements Serializable {
     @Serial
     private static final long serialVersionUID = 1L;
 
@@ -53,27 +56,36 @@ public record LaunchRequest(String blockKey, String policy, String enclosing, St
      */
     public static LaunchRequest of(final String blockKey, final String policy) {
         return new LaunchRequest(blockKey, policy, null, null, AgentLimits.DEFAULT, null, SchedPolicyAgent.DEFAULT_PENDING_TIMEOUT,
-                List.of(), Map.of());
+                List.of(), Map.of(), false);
     }
 
     /** This request inside blocks whose merged policy is {@code merged} (compact, may be blank). */
     public LaunchRequest inside(final String merged) {
-        return new LaunchRequest(blockKey, policy, merged, agentDefault, limits, cgroupParent, pendingTimeout, argv, envOverrides);
+        return new LaunchRequest(blockKey, policy, merged, agentDefault, limits, cgroupParent, pendingTimeout, argv, envOverrides, guarded);
     }
 
     /** This request on a node with default policy {@code nodeDefault}, the administrator's {@code nodeLimits} and cgroup parent. */
     public LaunchRequest onNode(final String nodeDefault, final AgentLimits nodeLimits, final String parent) {
-        return new LaunchRequest(blockKey, policy, enclosing, nodeDefault, nodeLimits, parent, pendingTimeout, argv, envOverrides);
+        return new LaunchRequest(blockKey, policy, enclosing, nodeDefault, nodeLimits, parent, pendingTimeout, argv, envOverrides, guarded);
     }
 
     /** This request, with a prepared launch aborted when not released within {@code timeout}. */
     public LaunchRequest pendingFor(final Duration timeout) {
-        return new LaunchRequest(blockKey, policy, enclosing, agentDefault, limits, cgroupParent, timeout, argv, envOverrides);
+        return new LaunchRequest(blockKey, policy, enclosing, agentDefault, limits, cgroupParent, timeout, argv, envOverrides, guarded);
     }
 
     /** This request for the command {@code command}, run with the JVM's environment overridden by {@code overrides}. */
     public LaunchRequest forCommand(final List<String> command, final Map<String, String> overrides) {
-        return new LaunchRequest(blockKey, policy, enclosing, agentDefault, limits, cgroupParent, pendingTimeout, command, overrides);
+        return new LaunchRequest(blockKey, policy, enclosing, agentDefault, limits, cgroupParent, pendingTimeout, command, overrides, guarded);
+    }
+
+    /**
+     * This request for a launch of a guarded step that an administrator allowed (the controller decided): {@link #policy} is
+     * then what its authors asked for (blank: nothing), without the node's default.
+     */
+    public LaunchRequest guardedStep() {
+        return new LaunchRequest(blockKey, policy, enclosing, agentDefault, limits, cgroupParent, pendingTimeout, argv, envOverrides,
+                true);
     }
 
     /** Overrides given as a launcher holds them, "KEY=VALUE" (Launcher.ProcStarter#envs); entries without a key are skipped. */
@@ -97,9 +109,13 @@ public record LaunchRequest(String blockKey, String policy, String enclosing, St
 
     /**
      * The policy this request runs under: the node's default, the enclosing blocks and this policy merged (inner wins per
-     * field), the default staying a floor unless the limits allow authors above it; what the floor kept is named.
+     * field), the default staying a floor unless the limits allow authors above it; what the floor kept is named. A
+     * guarded step's launch: its own layers only, never above normal.
      */
     public PolicyFloor.Floored floored() {
+        if (guarded) {
+            return PolicyForms.guarded(enclosing, policy);
+        }
         return PolicyForms.mergeOverDefault(agentDefault, enclosing, policy, limits);
     }
 }

@@ -13,6 +13,9 @@ import java.util.List;
  * Jenkins forms submit empty fields as "".
  */
 public final class PolicyForms {
+    /** What a guarded step's launches never run above: class normal, nice 0. */
+    private static final Policy GUARDED_CEILING = Policy.parse("normal+nice0");
+
     private PolicyForms() {
     }
 
@@ -66,6 +69,18 @@ public final class PolicyForms {
             return new PolicyFloor.Floored(merged, List.of());
         }
         return PolicyFloor.apply(parseOrDefault(agentDefault), merged);
+    }
+
+    /**
+     * The policy a launch of a guarded step runs under, when an administrator lets the step guard: the step is what must
+     * stay fast on an agent whose default lowers everything else, so the default is no floor here; the launch runs as
+     * its own blocks ask (normal when none does), and never above normal, whatever the limits let authors ask for.
+     *
+     * @param enclosing the merged policy of the enclosing blocks, compact, may be blank
+     * @param requested the launch's own layers, compact, may be blank
+     */
+    public static PolicyFloor.Floored guarded(final String enclosing, final String requested) {
+        return PolicyFloor.apply(GUARDED_CEILING, merge(enclosing, requested), "the guard's");
     }
 
     /** Validates a compact policy and returns its canonical form; the message says what is allowed. */

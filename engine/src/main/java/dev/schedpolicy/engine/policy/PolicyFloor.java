@@ -28,35 +28,42 @@ public final class PolicyFloor {
      * @param wanted the author's policy, already merged over the floor (unset fields inherited)
      */
     public static Floored apply(final Policy floor, final Policy wanted) {
+        return apply(floor, wanted, "the administrator's default");
+    }
+
+    /**
+     * The same for a floor named {@code whose} in what it kept, e.g. {@code the guard's}.
+     */
+    public static Floored apply(final Policy floor, final Policy wanted, final String whose) {
         Policy.Builder b = wanted.toBuilder();
         List<String> kept = new ArrayList<>();
         if (floor.schedClass().isPresent() && wanted.schedClass().isPresent()
                 && Favour.cpuRank(wanted.schedClass().get().kernelValue()) > Favour.cpuRank(floor.schedClass().get().kernelValue())) {
             b.schedClass(floor.schedClass().get()).rtPriority(floor.rtPriority().isPresent() ? floor.rtPriority().getAsInt() : null);
-            kept.add(keptWords("class " + floor.schedClass().get().label(), "class " + wanted.schedClass().get().label()));
+            kept.add(keptWords(whose, "class " + floor.schedClass().get().label(), "class " + wanted.schedClass().get().label()));
         }
         if (floor.nice().isPresent() && wanted.nice().isPresent() && wanted.nice().getAsInt() < floor.nice().getAsInt()) {
             b.nice(floor.nice().getAsInt());
-            kept.add(keptWords("nice " + floor.nice().getAsInt(), "nice " + wanted.nice().getAsInt()));
+            kept.add(keptWords(whose, "nice " + floor.nice().getAsInt(), "nice " + wanted.nice().getAsInt()));
         }
         if (floor.io().isPresent() && wanted.io().isPresent()
                 && Favour.ioRank(wanted.io().get().kernelValue()) > Favour.ioRank(floor.io().get().kernelValue())) {
             b.io(floor.io().get());
-            kept.add(keptWords("I/O " + floor.io().get(), "I/O " + wanted.io().get()));
+            kept.add(keptWords(whose, "I/O " + floor.io().get(), "I/O " + wanted.io().get()));
         }
         if (floor.cpuQuotaPercent().isPresent() && (wanted.cpuQuotaPercent().isEmpty()
                 || wanted.cpuQuotaPercent().getAsInt() > floor.cpuQuotaPercent().getAsInt())) {
             b.cpuQuotaPercent(floor.cpuQuotaPercent().getAsInt());
-            kept.add(keptWords("quota " + floor.cpuQuotaPercent().getAsInt() + "%", wanted.cpuQuotaPercent().isEmpty()
+            kept.add(keptWords(whose, "quota " + floor.cpuQuotaPercent().getAsInt() + "%", wanted.cpuQuotaPercent().isEmpty()
                     ? "no quota" : "quota " + wanted.cpuQuotaPercent().getAsInt() + "%"));
         }
         if (share(floor) >= 0 && (share(wanted) < 0 || share(wanted) > share(floor))) {
             b.cpuIdle(floor.cpuIdleSetting().orElse(null)).cpuWeight(floor.cpuWeight().isPresent() ? floor.cpuWeight().getAsInt() : null);
-            kept.add(keptWords(shareWords(floor), shareWords(wanted)));
+            kept.add(keptWords(whose, shareWords(floor), shareWords(wanted)));
         }
         if (floor.cpus().isPresent() && !subset(wanted, floor)) {
             b.cpus(floor.cpus().get());
-            kept.add(keptWords("cpus " + floor.cpus().get(), wanted.cpus().map(c -> "cpus " + c).orElse("all CPUs")));
+            kept.add(keptWords(whose, "cpus " + floor.cpus().get(), wanted.cpus().map(c -> "cpus " + c).orElse("all CPUs")));
         }
         return new Floored(b.build(), kept);
     }
@@ -88,8 +95,8 @@ public final class PolicyFloor {
         return extra.isEmpty();
     }
 
-    private static String keptWords(final String floorPart, final String wantedPart) {
-        return "the administrator's default " + floorPart + " is a floor: " + wantedPart
+    private static String keptWords(final String whose, final String floorPart, final String wantedPart) {
+        return whose + " " + floorPart + " is a floor: " + wantedPart
                 + " would raise priority above it, so " + floorPart + " is kept";
     }
 }

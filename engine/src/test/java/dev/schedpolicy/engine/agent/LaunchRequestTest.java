@@ -48,7 +48,7 @@ class LaunchRequestTest {
         LaunchRequest r = LaunchRequest.of("b", "idle").inside("batch").onNode("nice10", AgentLimits.DEFAULT, "/sys/fs/cgroup/cpu/x")
                 .pendingFor(Duration.ofSeconds(7)).forCommand(List.of("make"), Map.of("A", "1"));
         assertThat(r).isEqualTo(new LaunchRequest("b", "idle", "batch", "nice10", AgentLimits.DEFAULT, "/sys/fs/cgroup/cpu/x",
-                Duration.ofSeconds(7), List.of("make"), Map.of("A", "1")));
+                Duration.ofSeconds(7), List.of("make"), Map.of("A", "1"), false));
         assertThat(LaunchRequest.of("b", "idle").pendingTimeout()).isEqualTo(SchedPolicyAgent.DEFAULT_PENDING_TIMEOUT);
         assertThat(LaunchRequest.of("b", "idle").argv()).as("no command: a launch of the engine's own").isEmpty();
     }
@@ -76,5 +76,20 @@ class LaunchRequestTest {
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
             assertThat(in.readObject()).usingRecursiveComparison().isEqualTo(r);
         }
+    }
+
+    @Test
+    void shouldDropTheDefaultsFloorForAGuardedStepButNeverRunItAboveNormal() {
+        AgentLimits raise = new AgentLimits(true, -5, true, 0);
+        assertThat(LaunchRequest.of("b", null).onNode("idle+nice10", raise, null).guardedStep().floored().policy().isDefault())
+                .as("nothing authored: as the agent runs, normal").isTrue();
+        assertThat(LaunchRequest.of("b", "batch").onNode("idle+nice10", raise, null).guardedStep().floored().policy().toCompact())
+                .as("its own block, without the default").isEqualTo("batch");
+        PolicyFloor.Floored above = LaunchRequest.of("b", "normal+nice-5").onNode("idle", raise, null).guardedStep().floored();
+        assertThat(above.policy().toCompact()).as("never above normal").isEqualTo("normal+nice0");
+        assertThat(above.kept()).containsExactly("the guard's nice 0 is a floor: nice -5 would raise priority above it, so nice 0"
+                + " is kept");
+        assertThat(LaunchRequest.of("b", "idle+nice10").onNode("idle+nice10", raise, null).floored().policy().toCompact())
+                .as("not guarded: the default stays a floor").isEqualTo("idle+nice10");
     }
 }
