@@ -94,37 +94,30 @@ check "guard: the hog's loops were never lowered while 'compile' ran (read every
   bash -c "test -s '$SEEN_COMPILE' && ! grep -q ' /schedpolicy-' '$SEEN_COMPILE'"
 
 groovy "dev.schedpolicy.jenkins.SchedPolicyConfiguration.get().setGuardStages('(?i)test'); println 'ok'" >>"$OUT/checks.log"
-SEEN_STAGE="$OUT/guard-hog-groups-stage.txt"
-sample_groups "$SEEN_STAGE"
-run_build stage-tests
-stop_sampling
-STAGED=$(guard_seconds)
-check "guard: stage 'Test' of 'stage-tests', no withSchedGuard, beside the hog: SUCCESS, exactly one guard line, saying it acted and lowered another launch" \
-  bash -c "test '$RESULT' = SUCCESS && test \$(grep -c '^\[schedpolicy\] guard: ' '$CONSOLE') = 1 \
-    && grep -qE '^\[schedpolicy\] guard: .*; acted [0-9]+ times? for .*; lowered 1 launch, [0-9]+ times? in all: another launch on this agent; all put back' '$CONSOLE'"
-note "stage 'Test': $(guard_line)"
-lowered_by_stage() { local p; for p in $HOG_PIDS; do grep -q "^$p /schedpolicy-" "$SEEN_STAGE" || return 1; done; test -n "$HOG_PIDS"; }
-check "guard: each of the hog's loops sat in the guard's idle group while stage 'Test' ran" lowered_by_stage
-check "guard: 'stage-tests' build page shows the stage's block in the guard's summary" \
-  grep -q 'class="schedpolicy-guard-block">guard: waited ' <<<"$(jcurl "$J/job/stage-tests/$BUILD/")"
-shot "job/stage-tests/$BUILD/" guard-stage-build
-check "guard: the hog's loops are back in their own groups after stage 'Test' ended" wait_for 2 back_home
-
-SEEN_FS="$OUT/guard-hog-groups-freestyle.txt"
-sample_groups "$SEEN_FS"
-run_build fs-tests
-stop_sampling
-FREESTYLE=$(guard_seconds)
-check "guard: freestyle 'fs-tests' under \"Guard this build's steps\" beside the hog: SUCCESS, exactly one guard line, saying it acted and lowered another launch" \
-  bash -c "test '$RESULT' = SUCCESS && test \$(grep -c '^\[schedpolicy\] guard: ' '$CONSOLE') = 1 \
-    && grep -qE '^\[schedpolicy\] guard: .*; acted [0-9]+ times? for .*; lowered 1 launch, [0-9]+ times? in all: another launch on this agent; all put back' '$CONSOLE'"
-note "freestyle: $(guard_line)"
-lowered_by_fs() { local p; for p in $HOG_PIDS; do grep -q "^$p /schedpolicy-" "$SEEN_FS" || return 1; done; test -n "$HOG_PIDS"; }
-check "guard: each of the hog's loops sat in the guard's idle group while 'fs-tests' ran" lowered_by_fs
-check "guard: 'fs-tests' build page shows the build's block in the guard's summary" \
-  grep -q 'class="schedpolicy-guard-block">guard: waited ' <<<"$(jcurl "$J/job/fs-tests/$BUILD/")"
-shot "job/fs-tests/$BUILD/" guard-freestyle-build
-check "guard: the hog's loops are back in their own groups after 'fs-tests' ended" wait_for 2 back_home
+# guarded_beside_hog JOB WHAT SHOT: runs JOB beside the hog, sampling the loops' groups; checks its one guard line
+# (it acted, lowered another launch, put all back), the loops in the guard's idle group meanwhile and back after, and
+# the block on the build page; sets GUARDED_SECONDS
+guarded_beside_hog() {
+  local job=$1 what=$2 seen="$OUT/guard-hog-groups-$1.txt"
+  sample_groups "$seen"
+  run_build "$job"
+  stop_sampling
+  GUARDED_SECONDS=$(guard_seconds)
+  check "guard: $what beside the hog: SUCCESS, exactly one guard line, saying it acted and lowered another launch" \
+    bash -c "test '$RESULT' = SUCCESS && test \$(grep -c '^\[schedpolicy\] guard: ' '$CONSOLE') = 1 \
+      && grep -qE '^\[schedpolicy\] guard: .*; acted [0-9]+ times? for .*; lowered 1 launch, [0-9]+ times? in all: another launch on this agent; all put back' '$CONSOLE'"
+  note "$what: $(guard_line)"
+  lowered_in() { local p; for p in $HOG_PIDS; do grep -q "^$p /schedpolicy-" "$1" || return 1; done; test -n "$HOG_PIDS"; }
+  check "guard: each of the hog's loops sat in the guard's idle group while $what ran" lowered_in "$seen"
+  check "guard: '$job' build page shows the block in the guard's summary" \
+    grep -q 'class="schedpolicy-guard-block">guard: waited ' <<<"$(jcurl "$J/job/$job/$BUILD/")"
+  shot "job/$job/$BUILD/" "$3"
+  check "guard: the hog's loops are back in their own groups after $what ended" wait_for 2 back_home
+}
+guarded_beside_hog stage-tests "stage 'Test' of 'stage-tests' (no withSchedGuard)" guard-stage-build
+STAGED=$GUARDED_SECONDS
+guarded_beside_hog fs-tests "freestyle 'fs-tests' (Guard this build's steps)" guard-freestyle-build
+FREESTYLE=$GUARDED_SECONDS
 
 jpost "job/hog/$HOG/stop" -o /dev/null
 wait_build hog "$HOG" 60 >/dev/null

@@ -92,19 +92,10 @@ public class PipelineSteps implements StepListener {
     /** The launch on this thread named by its stage, branch and step of {@code run}; null when it is not one of run's steps. */
     @CheckForNull
     static LaunchName name(final Run<?, ?> run, final String build, final String policy) {
-        WeakReference<StepContext> ref = STARTING.get();
-        StepContext context = ref == null ? null : ref.get();
-        if (context == null) {
-            return null;
-        }
+        FlowNode node = nodeStartingHere(run);
         try {
-            Run<?, ?> of = context.get(Run.class);
-            FlowNode node = context.get(FlowNode.class);
-            if (of == null || node == null || !of.getExternalizableId().equals(run.getExternalizableId()) || !node.isActive()) {
-                return null;
-            }
-            return where(node, build, policy);
-        } catch (IOException | InterruptedException | RuntimeException e) {
+            return node == null ? null : where(node, build, policy);
+        } catch (RuntimeException e) {
             return null;
         }
     }

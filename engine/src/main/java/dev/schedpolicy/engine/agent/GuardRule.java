@@ -15,15 +15,19 @@ public final class GuardRule {
 
     /** The pattern as stored: trimmed, null when blank; a pattern that does not compile is refused saying what is allowed. */
     public static String check(final String pattern) {
+        return checked(pattern, "the jobs that may guard must be a Java regular expression matched against a job's full name,"
+                + " e.g. 'tests|team-a/.*' (blank: no job)");
+    }
+
+    /** An administrator's pattern as stored (trimmed, null when blank); one that does not compile is refused with {@code rule}. */
+    static String checked(final String pattern, final String rule) {
         if (pattern == null || pattern.isBlank()) {
             return null;
         }
         try {
             Pattern.compile(pattern.trim());
         } catch (PatternSyntaxException e) {
-            throw new IllegalArgumentException("the jobs that may guard must be a Java regular expression matched against a"
-                    + " job's full name, e.g. 'tests|team-a/.*' (blank: no job); '" + pattern.trim() + "' is not one: "
-                    + e.getDescription());
+            throw new IllegalArgumentException(rule + "; '" + pattern.trim() + "' is not one: " + e.getDescription());
         }
         return pattern.trim();
     }

@@ -3,7 +3,6 @@ package dev.schedpolicy.engine.agent;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * The administrator's rule that guards without a Jenkinsfile change: a launch of a Pipeline step inside a stage whose
@@ -17,16 +16,8 @@ public final class GuardStageRule {
 
     /** The pattern as stored: trimmed, null when blank; a pattern that does not compile is refused saying what is allowed. */
     public static String check(final String pattern) {
-        if (pattern == null || pattern.isBlank()) {
-            return null;
-        }
-        try {
-            Pattern.compile(pattern.trim());
-        } catch (PatternSyntaxException e) {
-            throw new IllegalArgumentException("the stages to guard must be a Java regular expression found in a stage's"
-                    + " name, e.g. '(?i)test' (blank: no stage); '" + pattern.trim() + "' is not one: " + e.getDescription());
-        }
-        return pattern.trim();
+        return GuardRule.checked(pattern, "the stages to guard must be a Java regular expression found in a stage's name,"
+                + " e.g. '(?i)test' (blank: no stage)");
     }
 
     /**
