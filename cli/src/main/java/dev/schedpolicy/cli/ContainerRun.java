@@ -18,8 +18,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@code schedpolicy run --container [policy] -- docker|podman run|create ...}: the container goes under the policy's
- * cgroup parts by the runtime's own options (see {@link ContainerPlacement}); the client itself runs as an ordinary
+ * {@code schedpolicy run --container [policy] -- docker|podman run|create|build ...}: the container (a build's RUN
+ * step containers, where its builder honours the options) goes under the policy's cgroup parts by the runtime's own options (see {@link ContainerPlacement}); the client itself runs as an ordinary
  * child, because it is not the work. Only on request: someone wrapping the docker client for other reasons (a
  * lowered {@code docker build}, a niced {@code docker pull}) gets exactly what {@code run} always did, and a warning
  * when the policy cannot reach a container that the line starts.
@@ -52,7 +52,7 @@ final class ContainerRun {
             String why = parsed instanceof ContainerCommand.Unreadable u ? ": " + u.reason()
                     : parsed instanceof ContainerCommand.Container ? ": an exec joins a container as it is; place the container when it is"
                     + " started" : ", not '" + String.join(" ", command.subList(0, Math.min(2, command.size()))) + "'";
-            throw new UsageException("--container needs a 'docker|podman run|create ...' command" + why);
+            throw new UsageException("--container needs a 'docker|podman run|create|build ...' command" + why);
         }
         if (!policy.needsCgroup() && policy.cpus().isEmpty() && !PerTaskParts.equivalent(policy).any()) {
             throw new UsageException("--container places the container by its cgroup: give --cpu-idle, --cpu-weight, --cpu-quota, --cpus,"
@@ -82,6 +82,12 @@ final class ContainerRun {
 
     /** What the kernel holds for the container, once its first process runs (or why there is nothing to read). */
     private static void report(final ContainerLaunch launch, final PrintWriter err) {
+        if (launch.plan().command().action() == ContainerAction.BUILD) {
+            err.println("schedpolicy: build placed with " + String.join(" ", launch.plan().inserted()) + "; "
+                    + ContainerPlacement.BUILD_NOT_READ_BACK);
+            err.flush();
+            return;
+        }
         ContainerReadBack readBack = new ContainerReadBack(CgroupSystem.detect(), dev.schedpolicy.engine.proc.ProcFs.system());
         Optional<ContainerReadBack.State> state = launch.plan().command().action() == ContainerAction.RUN
                 ? launch.awaitRunning(readBack, VERIFY_BOUND) : Optional.empty();

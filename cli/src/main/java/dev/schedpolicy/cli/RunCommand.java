@@ -48,7 +48,7 @@ public final class RunCommand implements Callable<Integer> {
                 + " stops asking for a CPU; a report on stderr at the end"));
         spec.addOption(CodedOptions.number("--guard-threshold", "PERCENT", "with --guard: act when COMMAND waited more than"
                 + " this share of its runnable time in a 50 ms period (1..99, default 10)"));
-        spec.addOption(CodedOptions.flag("--container", "COMMAND is a docker|podman run|create: put the container it starts under"
+        spec.addOption(CodedOptions.flag("--container", "COMMAND is a docker|podman run|create|build: put the container it starts under"
                 + " the policy's cgroup parts (--cgroup-parent, --cpu-shares, --cpus, --cpuset-cpus) instead of policing the client"));
         spec.addPositional(PositionalParamSpec.builder().paramLabel("COMMAND").arity("1..*").required(true).type(List.class)
                 .auxiliaryTypes(String.class).description("the command and its arguments (a -- before it is optional)").build());

@@ -45,8 +45,13 @@ class RunContainerITest {
     }
 
     private Ran schedpolicy(final String... args) throws Exception {
+        return schedpolicyWith(java.util.Map.of(), args);
+    }
+
+    private Ran schedpolicyWith(final java.util.Map<String, String> env, final String... args) throws Exception {
         ProcessBuilder pb = RunProcessITest.schedpolicy(args);
         pb.environment().putAll(docker.env());
+        pb.environment().putAll(env);
         Process p = pb.start();
         p.getOutputStream().close();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
@@ -82,6 +87,31 @@ class RunContainerITest {
         assertThat(Files.readAllLines(Path.of("/proc/" + pid + "/status"))).contains("Cpus_allowed_list:\t0");
         assertThat(r.err()).contains("schedpolicy: kernel reports container " + id.substring(0, 12))
                 .contains("idle through " + cgroups.cpuPathOf(idle)).doesNotContain("NOT as asked");
+    }
+
+    /**
+     * A build's RUN step runs in a container its builder makes: the classic builder makes it under the build's
+     * --cgroup-parent, so the step itself reports its group (BuildKit ignores the option: the line says it is not read back).
+     */
+    @Test
+    void shouldPutAClassicBuildsRunStepUnderTheIdleParent() throws Exception {
+        Path idle = docker.parent("schedpolicy-test-idle", true);
+        Path context = Files.createTempDirectory("schedpolicy-build");
+        String tag = "schedpolicy-test-build:" + ProcessHandle.current().pid();
+        try {
+            Files.writeString(context.resolve("Dockerfile"), "FROM " + TestDocker.IMAGE + "\nRUN grep cpu /proc/self/cgroup\n");
+            Ran r = schedpolicyWith(java.util.Map.of("DOCKER_BUILDKIT", "0"), args(List.of("run", "--container", "--cpu-idle",
+                    "--cgroup-parent", idle.toString(), "--verify"), List.of("docker", "build", "--no-cache", "--network", "none",
+                    "-t", tag, context.toString())));
+            assertThat(r.status()).as(r.err()).isZero();
+            assertThat(r.out()).as("the RUN step's own /proc/self/cgroup").containsPattern("cpu[a-z,]*:" + cgroups.cpuPathOf(idle) + "/[0-9a-f]{64}");
+            assertThat(r.err()).contains("schedpolicy: build placed with --cgroup-parent=" + cgroups.cpuPathOf(idle))
+                    .contains("RUN steps are not read back");
+        } finally {
+            docker.run("docker", "rmi", "-f", tag);
+            Files.deleteIfExists(context.resolve("Dockerfile"));
+            Files.deleteIfExists(context);
+        }
     }
 
     @Test
@@ -135,7 +165,7 @@ class RunContainerITest {
     void shouldSayWhatContainerNeeds() throws Exception {
         Ran ps = schedpolicy("run", "--container", "--cpu-idle", "--", "docker", "ps");
         assertThat(ps.status()).isEqualTo(2);
-        assertThat(ps.err()).contains("--container needs a 'docker|podman run|create ...' command, not 'docker ps'");
+        assertThat(ps.err()).contains("--container needs a 'docker|podman run|create|build ...' command, not 'docker ps'");
         Ran raised = schedpolicy(args(List.of("run", "--container", "--cpu-weight", "10000"), detachedBusybox()));
         assertThat(raised.status()).as(raised.err()).isEqualTo(2);
         assertThat(raised.err()).contains("CPU weight 10000 raises priority above the default 100 and is not allowed here; use 1..100");

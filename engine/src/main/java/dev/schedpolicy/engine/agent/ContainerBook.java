@@ -164,9 +164,12 @@ final class ContainerBook {
         Optional<ContainerReadBack.State> state = p.launch().plan().command().action() == ContainerAction.RUN
                 ? p.launch().awaitRunning(readBack, bound) : Optional.empty();
         Optional<String> aborted = p.launch().abortReason();
-        if (aborted.isPresent() && p.launch().id().isEmpty()) {
+        if (aborted.isPresent() && p.launch().id().isEmpty() && p.launch().plan().command().action() != ContainerAction.BUILD) {
             p.launch().close();
             throw AbortedLaunchException.beforeContainer(aborted.get());
+        }
+        if (p.launch().plan().command().action() == ContainerAction.BUILD) {
+            return record(id, p, p.launch(), state, "");
         }
         // from here on the container exists (or will, for a launch not aborted): it is the business of whoever started it
         started.computeIfAbsent(p.blockKey(), k -> new CopyOnWriteArrayList<>())
@@ -185,6 +188,9 @@ final class ContainerBook {
             String placed = "placed with " + String.join(" ", launch.plan().inserted());
             if (launch.plan().command().action() == ContainerAction.CREATE) {
                 words = lead + placed + "; created, not started, so nothing to read back yet";
+            } else if (launch.plan().command().action() == ContainerAction.BUILD) {
+                words = lead + placed;
+                mismatches.add(ContainerPlacement.BUILD_NOT_READ_BACK);
             } else {
                 words = lead + placed;
                 mismatches.add("no process of the container ran within " + READ_BACK_BOUND.toSeconds() + " s (still pulling its"

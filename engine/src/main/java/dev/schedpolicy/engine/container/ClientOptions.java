@@ -6,7 +6,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The options of {@code run}, {@code create} and {@code exec} that the parser knows, and whether each takes a value.
+ * The options of {@code run}, {@code create}, {@code exec} and {@code build} that the parser knows, and whether each takes a value.
  * An option missing here is not guessed at: taking it for a valued one swallowed the next option (a later
  * {@code --cgroup-parent=/} then went unseen), taking it for a flag would read its value as the image. The docker
  * lists are {@code docker run|create|exec --help} of Docker 28.2 (plus the hidden aliases --net, --net-alias); the
@@ -51,6 +51,32 @@ final class ClientOptions {
     private static final Set<String> PODMAN_EXEC_FLAGS = union(DOCKER_EXEC_FLAGS, Set.of("--latest"));
     private static final Set<String> PODMAN_EXEC_VALUED = union(DOCKER_EXEC_VALUED, Set.of("--preserve-fd", "--preserve-fds"));
 
+    /**
+     * {@code docker build --help} of Docker 28.2 without buildx (the classic builder's) and of Docker 20.10 with its own
+     * BuildKit options (--output, --progress, --secret, --ssh).
+     */
+    private static final Set<String> DOCKER_BUILD_FLAGS = Set.of("--compress", "--disable-content-trust", "--force-rm", "--help",
+            "--no-cache", "--pull", "--quiet", "--rm", "--squash");
+    private static final Set<String> DOCKER_BUILD_VALUED = Set.of("--add-host", "--build-arg", "--cache-from", "--cgroup-parent",
+            "--cpu-period", "--cpu-quota", "--cpu-shares", "--cpuset-cpus", "--cpuset-mems", "--file", "--iidfile", "--isolation",
+            "--label", "--memory", "--memory-swap", "--network", "--output", "--platform", "--progress", "--secret", "--security-opt",
+            "--shm-size", "--ssh", "--tag", "--target", "--ulimit");
+    /** {@code podman build --help} of podman 4.3; a bare --pull is its flag form ("--pull=always" is read as any --name=value). */
+    private static final Set<String> PODMAN_BUILD_FLAGS = union(DOCKER_BUILD_FLAGS, Set.of("--all-platforms",
+            "--disable-compression", "--http-proxy", "--identity-label", "--layers", "--logsplit", "--no-hosts", "--omit-history",
+            "--skip-unused-stages", "--squash-all", "--stdin", "--tls-verify"));
+    private static final Set<String> PODMAN_BUILD_VALUED = union(DOCKER_BUILD_VALUED, Set.of("--annotation", "--arch", "--authfile",
+            "--build-context", "--cache-to", "--cache-ttl", "--cap-add", "--cap-drop", "--cert-dir", "--cgroupns", "--cpp-flag",
+            "--creds", "--decryption-key", "--device", "--dns", "--dns-option", "--dns-search", "--env", "--format", "--from",
+            "--hooks-dir", "--ignorefile", "--ipc", "--jobs", "--logfile", "--manifest", "--os", "--os-feature", "--os-version",
+            "--pid", "--retry", "--retry-delay", "--runtime-flag", "--sign-by", "--timestamp", "--unsetenv", "--userns",
+            "--userns-gid-map", "--userns-gid-map-group", "--userns-uid-map", "--userns-uid-map-user", "--uts", "--variant",
+            "--volume"));
+    private static final Map<Character, String> DOCKER_BUILD_SHORT = Map.of('c', "--cpu-shares", 'f', "--file", 'm', "--memory",
+            'o', "--output", 'q', "--quiet", 't', "--tag");
+    private static final Map<Character, String> PODMAN_BUILD_SHORT = with(with(DOCKER_BUILD_SHORT, 'v', "--volume"), 'D',
+            "--disable-compression");
+
     private static final Map<Character, String> RUN_SHORT = Map.ofEntries(Map.entry('a', "--attach"), Map.entry('c', "--cpu-shares"),
             Map.entry('d', "--detach"), Map.entry('e', "--env"), Map.entry('h', "--hostname"), Map.entry('i', "--interactive"),
             Map.entry('l', "--label"), Map.entry('m', "--memory"), Map.entry('p', "--publish"), Map.entry('P', "--publish-all"),
@@ -66,9 +92,16 @@ final class ClientOptions {
     /** Whether {@code longName} takes a value, or empty when it is not an option of this subcommand that we know. */
     static Optional<Kind> kindOf(final ContainerRuntime runtime, final ContainerAction action, final String longName) {
         boolean podman = runtime == ContainerRuntime.PODMAN;
-        boolean exec = action == ContainerAction.EXEC;
-        Set<String> flags = exec ? (podman ? PODMAN_EXEC_FLAGS : DOCKER_EXEC_FLAGS) : (podman ? PODMAN_RUN_FLAGS : DOCKER_RUN_FLAGS);
-        Set<String> valued = exec ? (podman ? PODMAN_EXEC_VALUED : DOCKER_EXEC_VALUED) : (podman ? PODMAN_RUN_VALUED : DOCKER_RUN_VALUED);
+        Set<String> flags = switch (action) {
+            case EXEC -> podman ? PODMAN_EXEC_FLAGS : DOCKER_EXEC_FLAGS;
+            case BUILD -> podman ? PODMAN_BUILD_FLAGS : DOCKER_BUILD_FLAGS;
+            case RUN, CREATE -> podman ? PODMAN_RUN_FLAGS : DOCKER_RUN_FLAGS;
+        };
+        Set<String> valued = switch (action) {
+            case EXEC -> podman ? PODMAN_EXEC_VALUED : DOCKER_EXEC_VALUED;
+            case BUILD -> podman ? PODMAN_BUILD_VALUED : DOCKER_BUILD_VALUED;
+            case RUN, CREATE -> podman ? PODMAN_RUN_VALUED : DOCKER_RUN_VALUED;
+        };
         if (flags.contains(longName)) {
             return Optional.of(Kind.FLAG);
         }
@@ -77,14 +110,18 @@ final class ClientOptions {
 
     /** The long name of a one-letter option, or empty when this subcommand has no such option that we know. */
     static Optional<String> longNameOf(final ContainerRuntime runtime, final ContainerAction action, final char c) {
-        Map<Character, String> names = action != ContainerAction.EXEC ? RUN_SHORT
-                : runtime == ContainerRuntime.PODMAN ? PODMAN_EXEC_SHORT : DOCKER_EXEC_SHORT;
+        boolean podman = runtime == ContainerRuntime.PODMAN;
+        Map<Character, String> names = switch (action) {
+            case EXEC -> podman ? PODMAN_EXEC_SHORT : DOCKER_EXEC_SHORT;
+            case BUILD -> podman ? PODMAN_BUILD_SHORT : DOCKER_BUILD_SHORT;
+            case RUN, CREATE -> RUN_SHORT;
+        };
         return Optional.ofNullable(names.get(c));
     }
 
-    /** Options whose values are the container's environment: never kept, never shown (they carry credentials). */
+    /** Options whose values are the container's or the build's environment: never kept, never shown (they carry credentials). */
     static boolean isEnvironment(final String longName) {
-        return "--env".equals(longName);
+        return "--env".equals(longName) || "--build-arg".equals(longName);
     }
 
     private static Set<String> union(final Set<String> a, final Set<String> b) {

@@ -2,9 +2,12 @@ package dev.schedpolicy.engine.container;
 
 import java.util.Optional;
 
-/** The runtime subcommands that start work in a container: run and create make one, exec joins one. */
+/**
+ * The runtime subcommands that start work in a container: run and create make one, exec joins one, build runs each of
+ * a Dockerfile's RUN steps in one the builder makes.
+ */
 public enum ContainerAction {
-    RUN("run"), CREATE("create"), EXEC("exec");
+    RUN("run"), CREATE("create"), EXEC("exec"), BUILD("build");
 
     private final String word;
 

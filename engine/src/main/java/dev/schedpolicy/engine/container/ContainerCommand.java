@@ -6,10 +6,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A {@code docker|podman [global options] [container] run|create|exec ...} command line, read far enough to
- * place the container: where the subcommand's own options end (new options go there, after the command's own, so
- * that where both set one, ours is the last and wins in the runtimes' parsers), the options that matter for
- * placement, and for exec the target container. Everything else on the line is left as it is. An option the
+ * A {@code docker|podman [global options] [container] run|create|exec ...} or {@code ... [image|builder] build ...}
+ * command line, read far enough to place the container: where the subcommand's own options end (new options go
+ * there, after the command's own, so that where both set one, ours is the last and wins in the runtimes' parsers),
+ * the options that matter for placement, and for exec the target container. Everything else on the line is left as it is. An option the
  * parser does not know makes the line {@link Unreadable}: guessing whether it takes a value could shift the parse.
  * Nothing here puts the line's arguments into a message: {@code -e K=V} carries credentials (docker-workflow
  * passes every step variable so, hidden only by the launcher's masks); messages name the line by {@link #describe()}.
@@ -23,7 +23,7 @@ import java.util.Optional;
  *                      (exec), or a "--" before it
  * @param options       the subcommand's options up to the image (run/create) or container (exec), last value
  *                      per long name ("--cpus" -> "0.5"); flags and --env map to ""
- * @param target        exec: the container name or id; run/create: the image
+ * @param target        exec: the container name or id; run/create: the image; build: the context
  * @param every         every value per long name, in order: options that may be given more than once (-v, --cap-add)
  *                      matter in each of their values; --env's are not kept
  */
@@ -82,16 +82,22 @@ public record ContainerCommand(List<String> argv, ContainerRuntime runtime, Cont
         }
         List<String> globals = argv.subList(1, i);
         String sub = argv.get(i);
-        if ("container".equals(sub) && i + 1 < argv.size()) {
+        String group = null;
+        if (isGroupWord(sub) && i + 1 < argv.size()) {
+            group = sub;
             i++;
             sub = argv.get(i);
         }
         Optional<ContainerAction> action = ContainerAction.of(sub);
-        if (action.isEmpty()) {
+        // 'image build' and 'builder build' are build's aliases, 'container run' is run's; 'image run' is no subcommand
+        if (action.isEmpty() || group != null && (action.get() == ContainerAction.BUILD) == "container".equals(group)) {
             return new NotContainer();
         }
         String line = "'" + rt.program() + " " + action.get().word() + "'";
         Options options = new Options();
+        if (action.get() == ContainerAction.BUILD) {
+            return parseBuild(argv, rt, globals, i + 1, line, options);
+        }
         int j = i + 1;
         int optionsEnd = -1;
         while (j < argv.size() && argv.get(j).startsWith("-") && !"-".equals(argv.get(j))) {
@@ -115,6 +121,53 @@ public record ContainerCommand(List<String> argv, ContainerRuntime runtime, Cont
         }
         return new Container(new ContainerCommand(argv, rt, action.get(), globals, optionsEnd >= 0 ? optionsEnd : j, options.last,
                 argv.get(j), options.every));
+    }
+
+    private static boolean isGroupWord(final String word) {
+        return "container".equals(word) || "image".equals(word) || "builder".equals(word);
+    }
+
+    /**
+     * A build's options and its one context may come in any order (the clients' parsers intersperse them, unlike run's,
+     * where what follows the image is the container's command), so new options go at the end, or before a "--".
+     */
+    private static Parsed parseBuild(final List<String> argv, final ContainerRuntime rt, final List<String> globals, final int first,
+            final String line, final Options options) {
+        List<Integer> contexts = new java.util.ArrayList<>();
+        int insertAt = argv.size();
+        int j = first;
+        while (j < argv.size()) {
+            String token = argv.get(j);
+            if ("--".equals(token)) {
+                insertAt = j;
+                for (int k = j + 1; k < argv.size(); k++) {
+                    contexts.add(k);
+                }
+                break;
+            }
+            if (!token.startsWith("-") || "-".equals(token)) {
+                contexts.add(j);
+                j++;
+                continue;
+            }
+            try {
+                j = readOption(rt, ContainerAction.BUILD, argv, j, options);
+            } catch (UnknownOption e) {
+                return new Unreadable(line + " has option '" + e.getMessage() + "', which this parser does not know, so it cannot"
+                        + " tell whether it takes a value and which argument is the build context" + (e.getMessage().startsWith("--")
+                        ? ": write it as " + e.getMessage() + "=VALUE (a flag as " + e.getMessage() + "=true)"
+                        : ": write it in its long form as --NAME=VALUE"));
+            }
+        }
+        if (contexts.size() > 1) {
+            return new Unreadable(line + " names " + contexts.size() + " build contexts where it takes one");
+        }
+        if (contexts.isEmpty() && rt == ContainerRuntime.DOCKER) {
+            return new Unreadable(line + " names no build context");
+        }
+        String context = contexts.isEmpty() ? "." : argv.get(contexts.get(0));
+        return new Container(new ContainerCommand(argv, rt, ContainerAction.BUILD, globals, insertAt, options.last, context,
+                options.every));
     }
 
     /** The options read so far: the last value per long name, and every value in order. */

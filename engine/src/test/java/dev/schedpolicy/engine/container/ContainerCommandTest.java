@@ -57,7 +57,9 @@ class ContainerCommandTest {
         assertThat(ContainerCommand.parse(List.of("sh", "-c", "docker run img"))).isInstanceOf(ContainerCommand.NotContainer.class);
         assertThat(ContainerCommand.parse(List.of("docker", "stop", "--time=1", "c0ffee"))).isInstanceOf(ContainerCommand.NotContainer.class);
         assertThat(ContainerCommand.parse(List.of("docker", "-v"))).isInstanceOf(ContainerCommand.NotContainer.class);
-        assertThat(ContainerCommand.parse(List.of("docker", "build", "."))).isInstanceOf(ContainerCommand.NotContainer.class);
+        assertThat(ContainerCommand.parse(List.of("docker", "image", "ls"))).isInstanceOf(ContainerCommand.NotContainer.class);
+        assertThat(ContainerCommand.parse(List.of("docker", "image", "run", "img"))).isInstanceOf(ContainerCommand.NotContainer.class);
+        assertThat(ContainerCommand.parse(List.of("docker", "container", "build", "."))).isInstanceOf(ContainerCommand.NotContainer.class);
     }
 
     @Test
@@ -110,5 +112,34 @@ class ContainerCommandTest {
         assertThat(ContainerCommand.parse(List.of("docker", "run", "-e", "TOKEN=s3cret")))
                 .isInstanceOfSatisfying(ContainerCommand.Unreadable.class, u -> assertThat(u.reason()).contains("names no image")
                         .doesNotContain("s3cret"));
+    }
+
+    @Test
+    void shouldReadABuildWhoseOptionsAndContextComeInAnyOrderAndPlaceItLast() {
+        ContainerCommand c = container("docker", "-H", "unix:///d.sock", "build", "-t", "x:1", ".", "--network=none", "-f", "Dockerfile.ci");
+        assertThat(c.action()).isEqualTo(ContainerAction.BUILD);
+        assertThat(c.target()).isEqualTo(".");
+        assertThat(c.option("--tag")).contains("x:1");
+        assertThat(c.option("--file")).contains("Dockerfile.ci");
+        assertThat(c.withOptions(List.of("--cgroup-parent=/idle"))).endsWith("-f", "Dockerfile.ci", "--cgroup-parent=/idle");
+        assertThat(container("docker", "image", "build", "-").target()).isEqualTo("-");
+        assertThat(container("docker", "builder", "build", "-q", "ctx").target()).isEqualTo("ctx");
+        ContainerCommand dashes = container("docker", "build", "--pull", "--", "ctx");
+        assertThat(dashes.withOptions(List.of("--cpu-shares=2"))).containsExactly("docker", "build", "--pull", "--cpu-shares=2", "--", "ctx");
+        assertThat(container("podman", "build", "-t", "x", "-v", "/a:/b").target()).isEqualTo(".");
+    }
+
+    @Test
+    void shouldCallABuildItCannotReadUnreadableAndKeepNoBuildArgument() {
+        assertThat(ContainerCommand.parse(List.of("docker", "build", "--frobnicate", "x", ".")))
+                .isInstanceOfSatisfying(ContainerCommand.Unreadable.class, u -> assertThat(u.reason()).contains("'--frobnicate'")
+                        .contains("build context"));
+        assertThat(ContainerCommand.parse(List.of("docker", "build", "a", "b")))
+                .isInstanceOfSatisfying(ContainerCommand.Unreadable.class, u -> assertThat(u.reason()).contains("2 build contexts"));
+        assertThat(ContainerCommand.parse(List.of("docker", "build", "-t", "x")))
+                .isInstanceOfSatisfying(ContainerCommand.Unreadable.class, u -> assertThat(u.reason()).contains("no build context"));
+        ContainerCommand c = container("docker", "build", "--build-arg", "TOKEN=s3cret", "--build-arg=K=s3cret", ".");
+        assertThat(c.options().values()).noneMatch(v -> v.contains("s3cret"));
+        assertThat(c.describe()).isEqualTo("'docker build'");
     }
 }

@@ -209,4 +209,15 @@ class ContainerPlacementTest {
         assertThat(plan(CgroupDriver.CGROUPFS, "quota50+warn", Optional.empty(), secret).warnings())
                 .isNotEmpty().noneMatch(w -> w.contains("s3cret"));
     }
+
+    @Test
+    void shouldPlaceABuildByItsOwnOptionsWithoutACidFileAndNeverCallItReadBack() throws IOException {
+        host.group("/schedpolicy.idle", "max 100000", 100, true);
+        List<String> build = List.of("docker", "build", "-t", "x", ".");
+        ContainerPlacement.Plan idle = plan(CgroupDriver.CGROUPFS, "cpu-idle+quota50", Optional.empty(), build);
+        assertThat(idle.inserted()).containsExactly("--cgroup-parent=/schedpolicy.idle", "--cpu-period=100000", "--cpu-quota=50000");
+        assertThat(idle.ownCidFile()).isFalse();
+        assertThat(idle.argv()).endsWith(".", "--cgroup-parent=/schedpolicy.idle", "--cpu-period=100000", "--cpu-quota=50000");
+        assertThat(ContainerPlacement.BUILD_NOT_READ_BACK).contains("BuildKit");
+    }
 }
