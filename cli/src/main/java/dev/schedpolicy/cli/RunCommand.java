@@ -50,6 +50,8 @@ public final class RunCommand implements Callable<Integer> {
                 + " this share of its runnable time in a 50 ms period (1..99, default 10)"));
         spec.addOption(CodedOptions.flag("--container", "COMMAND is a docker|podman run|create|build: put the container it starts under"
                 + " the policy's cgroup parts (--cgroup-parent, --cpu-shares, --cpus, --cpuset-cpus) instead of policing the client"));
+        spec.addOption(CodedOptions.flag("--no-client-wrappers", "run the docker and podman lines of COMMAND's processes as given;"
+                + " by default their container starts are placed like --container's (the clients are wrapped on COMMAND's PATH)"));
         spec.addPositional(PositionalParamSpec.builder().paramLabel("COMMAND").arity("1..*").required(true).type(List.class)
                 .auxiliaryTypes(String.class).description("the command and its arguments (a -- before it is optional)").build());
     }
@@ -88,12 +90,18 @@ public final class RunCommand implements Callable<Integer> {
             warnings.print(List.of(ContainerRun.clientOnlyWarning(command)));
         }
         ProcessBuilder builder = StandardStreams.apply(new ProcessBuilder(command));
+        boolean verify = CodedOptions.isSet(spec, "--verify");
         try (SignalForwarder forwarder = SignalForwarder.install(config.kernel());
-                MeasuredRun measured = measure ? MeasuredRun.open(command, policy) : null) {
+                MeasuredRun measured = measure ? MeasuredRun.open(command, policy) : null;
+                ClientWrappers wrappers = CodedOptions.isSet(spec, "--no-client-wrappers") ? null
+                        : ClientWrappers.open(policy, options, config, verify, warnings, err).orElse(null)) {
             PolicedProcess launched;
             try {
                 if (measured != null) {
                     measured.prefix(builder);
+                }
+                if (wrappers != null) {
+                    wrappers.prefix(builder);
                 }
                 launched = new PolicyThreadLauncher(config).start(builder, policy);
             } catch (IOException e) {
@@ -102,7 +110,7 @@ public final class RunCommand implements Callable<Integer> {
             try (PolicedProcess p = launched) {
                 forwarder.forwardTo(p.pid());
                 warnings.print(p.warnings());
-                if (CodedOptions.isSet(spec, "--verify")) {
+                if (verify) {
                     err.println("schedpolicy: kernel reports " + p.applied().describe());
                 }
                 err.flush();

@@ -114,6 +114,29 @@ class RunContainerITest {
         }
     }
 
+    /** Issue 33 item 5: the docker lines a policed script runs are placed through the wrappers on its PATH. */
+    @Test
+    void shouldPlaceTheContainersAPolicedScriptStartsAndRefuseALineItCannotRead() throws Exception {
+        Path idle = docker.parent("schedpolicy-test-idle", true);
+        String script = String.join(" ", detachedBusybox()) + " && docker ps -q --filter label=" + TestDocker.LABEL + " | wc -l";
+        Ran r = schedpolicy("run", "--policy", "idle", "--cgroup-parent", idle.toString(), "--verify", "--", "sh", "-c", script);
+        assertThat(r.status()).as(r.err()).isZero();
+        String id = r.out().lines().findFirst().orElseThrow();
+        assertThat(cpuGroupOf(docker.pidOf(id))).as("placed though the policed command was sh").isEqualTo(cgroups.cpuPathOf(idle) + "/" + id);
+        assertThat(r.out().lines().skip(1).findFirst()).as("docker ps ran as given through the wrapper").hasValue("1");
+        assertThat(r.err()).contains("schedpolicy: 'docker run' run by the command: placed with --cgroup-parent=" + cgroups.cpuPathOf(idle));
+
+        Ran refused = schedpolicy("run", "--nice", "19", "--", "sh", "-c", "docker run --frobnicate x " + TestDocker.IMAGE + " true; echo status $?");
+        assertThat(refused.status()).as(refused.err()).isZero();
+        assertThat(refused.out()).isEqualTo("status 125");
+        assertThat(refused.err()).contains("schedpolicy: 'docker run' has option '--frobnicate'").contains("not run");
+
+        Ran asGiven = schedpolicy(args(List.of("run", "--nice", "19", "--no-client-wrappers"), List.of("sh", "-c", String.join(" ", detachedBusybox()))));
+        assertThat(asGiven.status()).as(asGiven.err()).isZero();
+        String plain = cpuGroupOf(docker.pidOf(asGiven.out()));
+        assertThat(cgroups.limitsOf(cgroups.cpuDirOf(plain)).weight()).as("not placed: Docker's default weight").hasValue(100);
+    }
+
     @Test
     void shouldRunADockerLineAsGivenWithoutContainerAndSaySo() throws Exception {
         Path plain = docker.parent("schedpolicy-test-plain", false);

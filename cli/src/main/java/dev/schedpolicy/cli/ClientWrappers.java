@@ -1,0 +1,88 @@
+package dev.schedpolicy.cli;
+
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.container.ClientDesk;
+import dev.schedpolicy.engine.container.ContainerAction;
+import dev.schedpolicy.engine.container.ContainerCommand;
+import dev.schedpolicy.engine.container.ContainerLaunch;
+import dev.schedpolicy.engine.container.ContainerPlacement;
+import dev.schedpolicy.engine.container.ContainerRefusal;
+import dev.schedpolicy.engine.container.DriverQuery;
+import dev.schedpolicy.engine.launch.LaunchConfig;
+import dev.schedpolicy.engine.launch.LaunchDirs;
+import dev.schedpolicy.engine.policy.Policy;
+import dev.schedpolicy.engine.proc.ProcFs;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The containers a policed command's own processes start ({@code schedpolicy run --idle -- make}, whose recipes call
+ * {@code docker build} and {@code docker run}) go under the policy's cgroup parts as {@code run --container} puts
+ * them: the command gets docker and podman wrappers first on its PATH (see {@link ClientDesk}), each of its container
+ * starts is placed, every other client line runs as given, and a line that cannot be read is refused (exit 125), since
+ * the container it starts would escape the policy. Warnings are printed as the lines run; with --verify one line per
+ * placed container start says what was placed.
+ */
+final class ClientWrappers implements AutoCloseable {
+    private final ClientDesk desk;
+    private final Path dir;
+    private final List<ContainerLaunch> launches = new CopyOnWriteArrayList<>();
+
+    private ClientWrappers(final Policy policy, final PolicyOptions options, final LaunchConfig config, final boolean verify,
+            final RunWarnings warnings, final PrintWriter err) {
+        this.dir = LaunchDirs.create(config);
+        ContainerPlacement placement = new ContainerPlacement(CgroupSystem.detect(), new DriverQuery());
+        Optional<Path> parent = options.cgroupParent();
+        long self = ProcessHandle.current().pid();
+        ProcFs proc = ProcFs.system();
+        try {
+            this.desk = ClientDesk.open(dir.resolve("desk"), proc, pid -> ClientDesk.descendsFrom(proc, pid, self), request -> {
+                ContainerCommand.Parsed parsed = ContainerCommand.parse(request.argv());
+                if (parsed instanceof ContainerCommand.Unreadable u) {
+                    throw new ContainerRefusal(u.reason() + "; a container it starts would run outside the policy, so it is not run");
+                }
+                if (!(parsed instanceof ContainerCommand.Container c) || c.command().action() == ContainerAction.EXEC) {
+                    return new ClientDesk.Go(request.argv());
+                }
+                ContainerLaunch launch = ContainerLaunch.prepare(placement, c.command(), policy, parent, config, request.env());
+                launches.add(launch);
+                warnings.print(launch.plan().warnings());
+                if (verify) {
+                    err.println("schedpolicy: " + c.command().describe() + " run by the command: placed with "
+                            + String.join(" ", launch.plan().inserted()) + (c.command().action() == ContainerAction.BUILD
+                            ? "; " + ContainerPlacement.BUILD_NOT_READ_BACK : ""));
+                }
+                err.flush();
+                return new ClientDesk.Go(launch.argv());
+            });
+        } catch (RuntimeException e) {
+            LaunchDirs.remove(dir);
+            throw e;
+        }
+    }
+
+    /** Wrappers for {@code command} under {@code policy}, or none where there is nothing to place (the default policy). */
+    static Optional<ClientWrappers> open(final Policy policy, final PolicyOptions options, final LaunchConfig config, final boolean verify,
+            final RunWarnings warnings, final PrintWriter err) {
+        if (policy.isDefault()) {
+            return Optional.empty();
+        }
+        return Optional.of(new ClientWrappers(policy, options, config, verify, warnings, err));
+    }
+
+    /** Puts the wrappers first on the PATH the command will run with. */
+    void prefix(final ProcessBuilder builder) {
+        builder.environment().put("PATH", desk.pathBefore(builder.environment().get("PATH")));
+    }
+
+    @Override
+    public void close() {
+        desk.close();
+        launches.forEach(ContainerLaunch::close);
+        LaunchDirs.remove(dir);
+    }
+}

@@ -1,0 +1,306 @@
+package dev.schedpolicy.engine.container;
+
+import dev.schedpolicy.engine.proc.ProcFs;
+import dev.schedpolicy.engine.proc.TaskStat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchService;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.LongPredicate;
+
+/**
+ * Places the containers that a policed command's own processes start: a script, a Makefile, docker-workflow's Groovy
+ * running {@code docker build}. The desk puts {@code docker} and {@code podman} wrappers in {@link #bin()}, which the
+ * command gets first on its PATH; each wrapper asks the desk how to run its line (a request file named by its PID),
+ * and execs the real client with the answer: the line as the owner's {@code decide} rewrote it, or a refusal. The
+ * line is read from the kernel ({@code /proc/PID/cmdline}), not from what the wrapper says, and only a process
+ * that {@code mayAsk} accepts (a descendant of the policed command) has its line placed; anyone else's is refused. The wrapper is a convenience, not a wall: a process
+ * that calls the real client by its path is not placed, as Docker access is root-equivalent anyway.
+ */
+public final class ClientDesk implements AutoCloseable {
+    /** The clients wrapped: the ones whose container starts the engine can place. */
+    public static final List<String> CLIENTS = List.of("docker", "podman");
+    private static final String TEMPLATE = loadTemplate();
+    private static final long RESCAN_MILLIS = 500;
+
+    /**
+     * One line a wrapper asks about.
+     *
+     * @param pid  the wrapper's PID, which becomes the client's (the wrapper execs it)
+     * @param argv the client's line: its name (docker or podman) and its arguments as given
+     * @param env  the wrapper's environment, which the client inherits (DOCKER_HOST and the like choose the daemon)
+     */
+    public record Request(long pid, List<String> argv, Map<String, String> env) {
+        public Request {
+            argv = List.copyOf(argv);
+            env = Map.copyOf(env);
+        }
+    }
+
+    /** What the wrapper does: run the client with {@code argv} (its name first), or refuse saying why. */
+    public sealed interface Answer permits Go, No {
+    }
+
+    public record Go(List<String> argv) implements Answer {
+        public Go {
+            argv = List.copyOf(argv);
+        }
+    }
+
+    public record No(String why) implements Answer {
+    }
+
+    private final Path dir;
+    private final ProcFs proc;
+    private final LongPredicate mayAsk;
+    private final Function<Request, Answer> decide;
+    private final WatchService watch;
+    private final Thread server;
+    private volatile boolean closed;
+
+    private ClientDesk(final Path dir, final ProcFs proc, final LongPredicate mayAsk, final Function<Request, Answer> decide)
+            throws IOException {
+        this.dir = dir;
+        this.proc = proc;
+        this.mayAsk = mayAsk;
+        this.decide = decide;
+        this.watch = dir.getFileSystem().newWatchService();
+        dir.resolve("requests").register(watch, StandardWatchEventKinds.ENTRY_CREATE);
+        this.server = new Thread(this::serve, "schedpolicy-client-desk");
+        server.setDaemon(true);
+    }
+
+    /**
+     * Opens a desk in {@code dir}, an empty directory only this user may enter (see
+     * {@link dev.schedpolicy.engine.launch.LaunchDirs#create}), or one to make so: requests and answers carry the lines'
+     * arguments, credentials included. Closing the desk removes it.
+     *
+     * @param mayAsk whether a process of this PID may have its line placed (a descendant of the policed command)
+     * @param decide the answer for one line; an exception it throws refuses the line with its message
+     */
+    public static ClientDesk open(final Path dir, final ProcFs proc, final LongPredicate mayAsk, final Function<Request, Answer> decide) {
+        if (dir.toString().contains("'") || dir.toString().contains("\n")) {
+            throw new IllegalArgumentException("a client desk's directory must not contain a quote or a line break: " + dir);
+        }
+        try {
+            if (!Files.isDirectory(dir)) {
+                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            }
+            for (String sub : List.of("bin", "requests", "answers")) {
+                Files.createDirectory(dir.resolve(sub));
+            }
+            byte[] wrapper = ("#!/bin/sh\n" + TEMPLATE.replace("@DESK@", "'" + dir + "'")).getBytes(StandardCharsets.UTF_8);
+            for (String client : CLIENTS) {
+                Path file = dir.resolve("bin").resolve(client);
+                Files.write(file, wrapper);
+                Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r-x------"));
+            }
+            ClientDesk desk = new ClientDesk(dir, proc, mayAsk, decide);
+            desk.server.start();
+            return desk;
+        } catch (IOException e) {
+            removeQuietly(dir);
+            throw new UncheckedIOException("cannot open the container client desk in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The directory to put first on the command's PATH. */
+    public Path bin() {
+        return dir.resolve("bin");
+    }
+
+    /** {@code PATH} with {@link #bin()} first. */
+    public String pathBefore(final String path) {
+        return path == null || path.isEmpty() ? bin().toString() : bin() + ":" + path;
+    }
+
+    private void serve() {
+        try {
+            while (!closed) {
+                var key = watch.poll(RESCAN_MILLIS, TimeUnit.MILLISECONDS);
+                if (key != null) {
+                    key.pollEvents();
+                    key.reset();
+                }
+                // every file, not only the events': an overflow or a request made before the watch loses none
+                answerAll();
+            }
+        } catch (InterruptedException | ClosedWatchServiceException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void answerAll() {
+        List<Path> requests = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir.resolve("requests"))) {
+            files.forEach(requests::add);
+        } catch (IOException e) {
+            return;
+        }
+        for (Path request : requests) {
+            String name = request.getFileName().toString();
+            try {
+                Files.deleteIfExists(request);
+            } catch (IOException e) {
+                continue;
+            }
+            if (name.matches("[1-9][0-9]{0,9}")) {
+                answer(Long.parseLong(name));
+            }
+        }
+    }
+
+    private void answer(final long pid) {
+        Optional<List<String>> line = lineOf(pid);
+        if (line.isEmpty()) {
+            return;
+        }
+        Answer answer;
+        try {
+            answer = mayAsk.test(pid) ? decide.apply(new Request(pid, line.get(), environmentOf(pid)))
+                    : new No("'" + line.get().get(0) + "' (PID " + pid + ") is not a process of the policed command; not running it");
+        } catch (RuntimeException e) {
+            answer = new No(e.getMessage() == null ? e.toString() : e.getMessage());
+        }
+        String text = answer instanceof Go go ? "go\n" + quoted(go.argv().subList(1, go.argv().size())) + "\n"
+                : "no\n" + ((No) answer).why() + "\n";
+        Path tmp = dir.resolve("answers").resolve(pid + ".tmp");
+        try {
+            Files.writeString(tmp, text);
+            Files.move(tmp, dir.resolve("answers").resolve(Long.toString(pid)), StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            // the wrapper gives up after its bound and runs nothing
+        }
+    }
+
+    /** The client's line, when {@code pid} is one of this desk's wrappers (sh, then the wrapper's path, then the arguments). */
+    private Optional<List<String>> lineOf(final long pid) {
+        Optional<byte[]> raw = readProc(pid, "cmdline");
+        if (raw.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> argv = nulSeparated(raw.get());
+        if (argv.size() < 2) {
+            return Optional.empty();
+        }
+        Path script = Path.of(argv.get(1));
+        String client = script.getFileName() == null ? "" : script.getFileName().toString();
+        if (!bin().equals(script.getParent()) || !CLIENTS.contains(client)) {
+            return Optional.empty();
+        }
+        List<String> line = new ArrayList<>();
+        line.add(client);
+        line.addAll(argv.subList(2, argv.size()));
+        return Optional.of(line);
+    }
+
+    private Map<String, String> environmentOf(final long pid) {
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String entry : nulSeparated(readProc(pid, "environ").orElse(new byte[0]))) {
+            int eq = entry.indexOf('=');
+            if (eq > 0) {
+                env.put(entry.substring(0, eq), entry.substring(eq + 1));
+            }
+        }
+        return env;
+    }
+
+    private Optional<byte[]> readProc(final long pid, final String file) {
+        try (InputStream in = Files.newInputStream(proc.root().resolve(Long.toString(pid)).resolve(file))) {
+            return Optional.of(in.readAllBytes());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static List<String> nulSeparated(final byte[] raw) {
+        List<String> parts = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i < raw.length; i++) {
+            if (raw[i] == 0) {
+                parts.add(new String(raw, start, i - start, StandardCharsets.UTF_8));
+                start = i + 1;
+            }
+        }
+        if (start < raw.length) {
+            parts.add(new String(raw, start, raw.length - start, StandardCharsets.UTF_8));
+        }
+        return parts;
+    }
+
+    /** Each argument in single quotes for the wrapper's eval; a quote inside is closed, escaped and reopened. */
+    static String quoted(final List<String> args) {
+        StringBuilder text = new StringBuilder();
+        for (String arg : args) {
+            if (!text.isEmpty()) {
+                text.append(' ');
+            }
+            text.append('\'').append(arg.replace("'", "'\\''")).append('\'');
+        }
+        return text.toString();
+    }
+
+    /** Whether {@code pid} is {@code root} or one of its descendants, by the kernel's parent links. */
+    public static boolean descendsFrom(final ProcFs proc, final long pid, final long root) {
+        long current = pid;
+        for (int depth = 0; depth < 4096 && current > 1; depth++) {
+            if (current == root) {
+                return true;
+            }
+            Optional<TaskStat> stat = proc.stat(current);
+            if (stat.isEmpty()) {
+                return false;
+            }
+            current = stat.get().ppid();
+        }
+        return false;
+    }
+
+    /** Stops answering and removes the desk; a wrapper still waiting gives up without running its line. */
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            watch.close();
+        } catch (IOException e) {
+            // the server ends at its next poll
+        }
+        try {
+            server.join(TimeUnit.SECONDS.toMillis(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        removeQuietly(dir);
+    }
+
+    private static void removeQuietly(final Path dir) {
+        dev.schedpolicy.engine.launch.LaunchDirs.remove(dir);
+    }
+
+    private static String loadTemplate() {
+        try (InputStream in = ClientDesk.class.getResourceAsStream("client-wrapper.sh")) {
+            if (in == null) {
+                throw new IllegalStateException("client-wrapper.sh is missing from the engine jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read client-wrapper.sh from the engine jar", e);
+        }
+    }
+}

@@ -1,0 +1,44 @@
+# Sched Policy container client wrapper, first on the PATH of a policed command as docker and podman. It asks
+# the engine that installed it (its desk) how to run this line, which places a container the line starts under
+# the command's policy, then execs the real client found further on PATH. It never runs the line unplaced: without
+# an answer within 30 s (the engine is gone) it exits 125. Output, exit status and signals are the client's (exec).
+desk=@DESK@
+name=${0##*/}
+here=${0%/*}
+real=
+IFS=:
+for d in $PATH; do
+  [ -n "$d" ] || d=.
+  [ "$d" = "$here" ] && continue
+  if [ -f "$d/$name" ] && [ -x "$d/$name" ]; then real=$d/$name; break; fi
+done
+unset IFS
+if [ -z "$real" ]; then
+  echo "schedpolicy: no '$name' on PATH besides the policy's wrapper in $here" >&2
+  exit 127
+fi
+answer=$desk/answers/$$
+# printf, not ":": a failed redirection of a special built-in would end the shell with status 2
+if ! printf "" >"$desk/requests/$$" 2>/dev/null; then
+  echo "schedpolicy: the policy's engine for this command is gone ($desk); not running '$name'" >&2
+  exit 125
+fi
+n=0
+while [ ! -f "$answer" ]; do
+  n=$((n + 1))
+  if [ "$n" -gt 600 ]; then
+    rm -f "$desk/requests/$$"
+    echo "schedpolicy: the policy's engine did not answer within 30 s; not running '$name'" >&2
+    exit 125
+  fi
+  sleep 0.05
+done
+# "go" and the arguments, each quoted for the shell; or "no" and why
+{ IFS= read -r verdict; rest=$(cat); } <"$answer"
+rm -f "$answer"
+if [ "$verdict" != go ]; then
+  printf 'schedpolicy: %s\n' "$rest" >&2
+  exit 125
+fi
+eval "set -- $rest"
+exec "$real" "$@"

@@ -1,0 +1,119 @@
+package dev.schedpolicy.engine.container;
+
+import dev.schedpolicy.engine.proc.ProcFs;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Real wrappers run by a real /bin/sh against a stand-in client that prints the arguments it was given. */
+class ClientDeskTest {
+    @TempDir
+    Path tmp;
+
+    private record Ran(int status, String out, String err) {
+    }
+
+    private Path fakeClient(final int status) throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("real"));
+        Path docker = dir.resolve("docker");
+        Files.writeString(docker, "#!/bin/sh\nfor a in \"$@\"; do printf '[%s]\\n' \"$a\"; done\nexit " + status + "\n");
+        Files.setPosixFilePermissions(docker, PosixFilePermissions.fromString("rwx------"));
+        return dir;
+    }
+
+    private Ran run(final ClientDesk desk, final Path realDir, final String script) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", script);
+        pb.environment().put("PATH", desk.pathBefore(realDir + ":/usr/bin:/bin"));
+        Process p = pb.start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        return new Ran(p.waitFor(), out, err);
+    }
+
+    private Path privateDir() throws IOException {
+        return Files.createDirectory(tmp.resolve("state"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    }
+
+    @Test
+    void shouldRunTheRealClientWithTheLineTheOwnerRewroteArgumentsIntactAndItsStatus() throws Exception {
+        List<List<String>> asked = new ArrayList<>();
+        long self = ProcessHandle.current().pid();
+        try (ClientDesk desk = ClientDesk.open(privateDir().resolve("desk"), ProcFs.system(),
+                pid -> ClientDesk.descendsFrom(ProcFs.system(), pid, self), request -> {
+                    asked.add(request.argv());
+                    List<String> argv = new ArrayList<>(request.argv());
+                    argv.add(2, "--cgroup-parent=/idle");
+                    return new ClientDesk.Go(argv);
+                })) {
+            Ran r = run(desk, fakeClient(7), "docker run 'a b' \"it's\" 'two\nlines' ''");
+            assertThat(r.status()).as(r.err()).isEqualTo(7);
+            assertThat(r.out()).isEqualTo("[run]\n[--cgroup-parent=/idle]\n[a b]\n[it's]\n[two\nlines]\n[]\n");
+            assertThat(asked).containsExactly(List.of("docker", "run", "a b", "it's", "two\nlines", ""));
+            assertThat(desk.bin().resolve("podman")).isExecutable();
+        }
+    }
+
+    @Test
+    void shouldRefuseWithTheOwnersReasonAndRunNothing() throws Exception {
+        try (ClientDesk desk = ClientDesk.open(privateDir().resolve("desk"), ProcFs.system(), pid -> true, request -> {
+            throw new ContainerRefusal("'docker run' has option '--frobnicate', which this parser does not know");
+        })) {
+            Ran r = run(desk, fakeClient(0), "docker run --frobnicate img");
+            assertThat(r.status()).isEqualTo(125);
+            assertThat(r.out()).isEmpty();
+            assertThat(r.err()).isEqualTo("schedpolicy: 'docker run' has option '--frobnicate', which this parser does not know\n");
+        }
+    }
+
+    @Test
+    void shouldRefuseAProcessTheOwnerDoesNotAcceptAndSayWhenNoRealClientExists() throws Exception {
+        try (ClientDesk desk = ClientDesk.open(privateDir().resolve("desk"), ProcFs.system(), pid -> false,
+                request -> new ClientDesk.Go(request.argv()))) {
+            Ran stranger = run(desk, fakeClient(0), "docker ps");
+            assertThat(stranger.status()).isEqualTo(125);
+            assertThat(stranger.err()).contains("is not a process of the policed command");
+            ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", "podman ps");
+            pb.environment().put("PATH", desk.pathBefore(tmp.resolve("nowhere").toString()));
+            Process p = pb.start();
+            Ran missing = new Ran(p.waitFor(), "", new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+            assertThat(missing.status()).isEqualTo(127);
+            assertThat(missing.err()).contains("no 'podman' on PATH besides the policy's wrapper");
+        }
+    }
+
+    @Test
+    void shouldLeaveNothingBehindAndMakeALateWrapperGiveUpWithoutRunningItsLine() throws Exception {
+        Path state = privateDir();
+        ClientDesk desk = ClientDesk.open(state.resolve("desk"), ProcFs.system(), pid -> true, request -> new ClientDesk.Go(request.argv()));
+        Path bin = desk.bin();
+        desk.close();
+        assertThat(state).isEmptyDirectory();
+        Files.createDirectories(bin);
+        Files.writeString(bin.resolve("docker"), "#!/bin/sh\n" + new String(ClientDesk.class.getResourceAsStream("client-wrapper.sh")
+                .readAllBytes(), StandardCharsets.UTF_8).replace("@DESK@", "'" + state.resolve("desk") + "'"));
+        Files.setPosixFilePermissions(bin.resolve("docker"), PosixFilePermissions.fromString("rwx------"));
+        ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", "docker ps");
+        pb.environment().put("PATH", bin + ":" + fakeClient(0) + ":/usr/bin:/bin");
+        Process p = pb.start();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).isEqualTo(125);
+        assertThat(err).contains("the policy's engine for this command is gone");
+    }
+
+    @Test
+    void shouldRefuseADirectoryTheWrapperCouldNotQuote() {
+        assertThatThrownBy(() -> ClientDesk.open(tmp.resolve("it's"), ProcFs.system(), pid -> true, r -> new ClientDesk.Go(r.argv())))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not contain a quote");
+    }
+}
