@@ -53,7 +53,7 @@ final class ClientWrappers implements AutoCloseable {
                 warnings.print(launch.plan().warnings());
                 if (verify) {
                     err.println("schedpolicy: " + c.command().describe() + " run by the command: placed with "
-                            + String.join(" ", launch.plan().inserted()) + (c.command().action() == ContainerAction.BUILD
+                            + String.join(" ", launch.plan().inserted().stream().filter(o -> !o.startsWith("--cidfile=")).toList()) + (c.command().action() == ContainerAction.BUILD
                             ? "; " + ContainerPlacement.BUILD_NOT_READ_BACK : ""));
                 }
                 err.flush();
@@ -76,7 +76,7 @@ final class ClientWrappers implements AutoCloseable {
 
     /** Puts the wrappers first on the PATH the command will run with. */
     void prefix(final ProcessBuilder builder) {
-        builder.environment().put("PATH", desk.pathBefore(builder.environment().get("PATH")));
+        builder.environment().put("PATH", desk.pathBefore("run", builder.environment().get("PATH")));
     }
 
     @Override

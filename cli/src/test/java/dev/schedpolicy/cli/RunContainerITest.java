@@ -106,7 +106,7 @@ class RunContainerITest {
             assertThat(r.status()).as(r.err()).isZero();
             assertThat(r.out()).as("the RUN step's own /proc/self/cgroup").containsPattern("cpu[a-z,]*:" + cgroups.cpuPathOf(idle) + "/[0-9a-f]{64}");
             assertThat(r.err()).contains("schedpolicy: build placed with --cgroup-parent=" + cgroups.cpuPathOf(idle))
-                    .contains("RUN steps are not read back");
+                    .contains("its RUN steps follow it only with the classic builder");
         } finally {
             docker.run("docker", "rmi", "-f", tag);
             Files.deleteIfExists(context.resolve("Dockerfile"));

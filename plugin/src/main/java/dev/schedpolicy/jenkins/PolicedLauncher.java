@@ -73,7 +73,8 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
             GuardedSteps.guard(channel, effective, prepared, getListener().getLogger());
             starter.cmds(prepared.command(cmds));
             starter.masks(prepared.masks(starter.masks()));
-            starter.envs(LaunchMarks.withMarker(starter.envs(), prepared.id()));
+            // the container client wrappers go first on the launch's PATH, so the containers its script starts are placed
+            starter.envs(prepared.environment(LaunchMarks.withMarker(starter.envs(), prepared.id())));
             Proc proc;
             try {
                 proc = super.launch(starter);

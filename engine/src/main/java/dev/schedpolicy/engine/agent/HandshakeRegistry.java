@@ -50,6 +50,9 @@ public final class HandshakeRegistry implements AutoCloseable {
     private final GroupOccupancy occupancy;
     private final ScheduledExecutorService timer;
     private volatile boolean detached;
+    private volatile long detachedAt;
+    /** How long a detached registry still answers the container client wrappers of steps that run on after a reconnect. */
+    private static final Duration CLIENTS_AFTER_DETACH = Duration.ofHours(1);
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
     private final Map<String, List<Live>> live = new ConcurrentHashMap<>();
     private final Map<String, UsageRecord> reaped = new LinkedHashMap<>(16, 0.75f, true) {
@@ -72,6 +75,7 @@ public final class HandshakeRegistry implements AutoCloseable {
      */
     private final Map<Path, CpuGroupProvider> groupsUnder = new ConcurrentHashMap<>();
     private final ContainerBook containers;
+    private final ClientPlacements clients;
     private final LaunchMeasures measures = new LaunchMeasures(dev.schedpolicy.engine.measure.MeasureBook.system());
     private final GuardedLaunches guards;
 
@@ -79,6 +83,7 @@ public final class HandshakeRegistry implements AutoCloseable {
         this.config = config;
         this.occupancy = new GroupOccupancy(procRoot);
         this.containers = new ContainerBook(config);
+        this.clients = new ClientPlacements(config);
         this.guards = new GuardedLaunches(config, GuardSettings.defaults());
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "schedpolicy-registry");
@@ -143,8 +148,13 @@ public final class HandshakeRegistry implements AutoCloseable {
 
     private PreparedLaunch parked(final LaunchRequest request, final Policy policy, final Optional<Path> cgroupParent,
             final List<String> notes) {
-        return prepareParked(policy, parkedConfig(request.limits(), cgroupParent), request.blockKey(), request.pendingTimeout(),
-                notes).under(policy.toCompact());
+        PreparedLaunch prepared = prepareParked(policy, parkedConfig(request.limits(), cgroupParent), request.blockKey(),
+                request.pendingTimeout(), notes).under(policy.toCompact());
+        if (request.argv().isEmpty()) {
+            return prepared;
+        }
+        Optional<String> wrappers = clients.binFor(policy, cgroupParent, request);
+        return wrappers.isPresent() ? prepared.withClientWrappers(wrappers.get()) : prepared;
     }
 
     /** The launch configuration under the administrator's limits, with per-launch groups under {@code cgroupParent}. */
@@ -317,6 +327,7 @@ public final class HandshakeRegistry implements AutoCloseable {
     }
 
     private void reapEmptyGroupsNow() {
+        clients.sweep();
         containers.reap();
         for (Map.Entry<String, List<Live>> e : live.entrySet()) {
             List<Live> done = new ArrayList<>();
@@ -416,6 +427,7 @@ public final class HandshakeRegistry implements AutoCloseable {
      * ends, the last thread that kept this copy of the engine's classes in the agent JVM.
      */
     public void detach() {
+        detachedAt = System.nanoTime();
         detached = true;
         try {
             timer.execute(this::endTimerWhenDrained);
@@ -426,7 +438,8 @@ public final class HandshakeRegistry implements AutoCloseable {
 
     private void endTimerWhenDrained() {
         if (detached && pending.isEmpty() && live.isEmpty() && containers.pendingCount() == 0 && containers.startedCount() == 0
-                && guards.isEmpty()) {
+                && guards.isEmpty() && clients.quietFor(CLIENTS_AFTER_DETACH, detachedAt)) {
+            clients.close();
             measures.close();
             timer.shutdown();
         }
@@ -447,6 +460,7 @@ public final class HandshakeRegistry implements AutoCloseable {
     @Override
     public void close() {
         clear();
+        clients.close();
         measures.close();
         timer.shutdownNow();
     }

@@ -12,13 +12,17 @@ import java.util.List;
  */
 public final class PreparedLaunch implements Serializable {
     @Serial
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
+    /** Jenkins' form for "put this before PATH" in a launch's environment (EnvVars.override). */
+    static final String PATH_PREFIX_VARIABLE = "PATH+SCHEDPOLICY";
 
     private final String id;
     private final int insertAt;
     private final ArrayList<String> tokens;
     /** The policy the launch runs under, compact ("": not given). */
     private final String policy;
+    /** Where the container client wrappers for the launch's own processes are ("": none; see {@link ClientPlacements}). */
+    private final String clientWrappers;
 
     /** A parked launch: {@code commandPrefix} goes before the command. */
     public PreparedLaunch(final String id, final List<String> commandPrefix) {
@@ -27,19 +31,46 @@ public final class PreparedLaunch implements Serializable {
 
     /** A launch whose command line gets {@code tokens} inserted at index {@code insertAt}. */
     public PreparedLaunch(final String id, final int insertAt, final List<String> tokens) {
-        this(id, insertAt, tokens, "");
+        this(id, insertAt, tokens, "", "");
     }
 
-    private PreparedLaunch(final String id, final int insertAt, final List<String> tokens, final String policy) {
+    private PreparedLaunch(final String id, final int insertAt, final List<String> tokens, final String policy,
+            final String clientWrappers) {
         this.id = id;
         this.insertAt = insertAt;
         this.tokens = new ArrayList<>(tokens);
         this.policy = policy;
+        this.clientWrappers = clientWrappers;
     }
 
     /** This launch, running under {@code compact}: the request as the node's default floored it. */
     public PreparedLaunch under(final String compact) {
-        return new PreparedLaunch(id, insertAt, tokens, compact);
+        return new PreparedLaunch(id, insertAt, tokens, compact, clientWrappers);
+    }
+
+    /** This launch, whose processes find the container client wrappers in {@code dir} first on their PATH. */
+    PreparedLaunch withClientWrappers(final String dir) {
+        return new PreparedLaunch(id, insertAt, tokens, policy, dir);
+    }
+
+    /** The directory of the container client wrappers the launch's PATH starts with, if it has them. */
+    public java.util.Optional<String> clientWrappers() {
+        return clientWrappers == null || clientWrappers.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(clientWrappers);
+    }
+
+    /**
+     * Environment overrides ("K=V", as a launcher takes them) for the launch: {@code envs}, then the wrappers' directory
+     * before PATH, last so that it goes before whatever PATH the others set; one the build set itself is dropped.
+     */
+    public String[] environment(final String[] envs) {
+        List<String> all = new ArrayList<>();
+        for (String e : envs == null ? new String[0] : envs) {
+            if (!e.startsWith(PATH_PREFIX_VARIABLE + "=")) {
+                all.add(e);
+            }
+        }
+        clientWrappers().ifPresent(dir -> all.add(PATH_PREFIX_VARIABLE + "=" + dir));
+        return all.toArray(new String[0]);
     }
 
     /**

@@ -42,11 +42,12 @@ public final class ClientDesk implements AutoCloseable {
     /**
      * One line a wrapper asks about.
      *
+     * @param key  which of the desk's wrapper directories the wrapper ran from (see {@link #bin(String)})
      * @param pid  the wrapper's PID, which becomes the client's (the wrapper execs it)
      * @param argv the client's line: its name (docker or podman) and its arguments as given
      * @param env  the wrapper's environment, which the client inherits (DOCKER_HOST and the like choose the daemon)
      */
-    public record Request(long pid, List<String> argv, Map<String, String> env) {
+    public record Request(String key, long pid, List<String> argv, Map<String, String> env) {
         public Request {
             argv = List.copyOf(argv);
             env = Map.copyOf(env);
@@ -57,13 +58,22 @@ public final class ClientDesk implements AutoCloseable {
     public sealed interface Answer permits Go, No {
     }
 
-    public record Go(List<String> argv) implements Answer {
+    /** @param note one line the wrapper prints on its standard error before it runs the client ("": none) */
+    public record Go(List<String> argv, String note) implements Answer {
         public Go {
             argv = List.copyOf(argv);
+            note = note.replace('\n', ' ');
+        }
+
+        public Go(final List<String> argv) {
+            this(argv, "");
         }
     }
 
     public record No(String why) implements Answer {
+        public No {
+            why = why.replace('\n', ' ');
+        }
     }
 
     private final Path dir;
@@ -105,12 +115,6 @@ public final class ClientDesk implements AutoCloseable {
             for (String sub : List.of("bin", "requests", "answers")) {
                 Files.createDirectory(dir.resolve(sub));
             }
-            byte[] wrapper = ("#!/bin/sh\n" + TEMPLATE.replace("@DESK@", "'" + dir + "'")).getBytes(StandardCharsets.UTF_8);
-            for (String client : CLIENTS) {
-                Path file = dir.resolve("bin").resolve(client);
-                Files.write(file, wrapper);
-                Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r-x------"));
-            }
             ClientDesk desk = new ClientDesk(dir, proc, mayAsk, decide);
             desk.server.start();
             return desk;
@@ -120,14 +124,45 @@ public final class ClientDesk implements AutoCloseable {
         }
     }
 
-    /** The directory to put first on the command's PATH. */
-    public Path bin() {
-        return dir.resolve("bin");
+    /**
+     * The directory to put first on a command's PATH, made on first use: its wrappers' requests carry {@code key}, so an
+     * owner that polices commands under different policies tells them apart by the directory the kernel says the
+     * wrapper ran from.
+     *
+     * @param key letters, digits, '-' and '_' only
+     */
+    public Path bin(final String key) {
+        if (!key.matches("[A-Za-z0-9_-]{1,64}")) {
+            throw new IllegalArgumentException("a client desk key is 1 to 64 letters, digits, '-' or '_': " + key);
+        }
+        Path bin = dir.resolve("bin").resolve(key);
+        if (Files.isDirectory(bin)) {
+            return bin;
+        }
+        try {
+            Path tmp = Files.createTempDirectory(dir.resolve("bin"), "new");
+            byte[] wrapper = ("#!/bin/sh\n" + TEMPLATE.replace("@DESK@", "'" + dir + "'")).getBytes(StandardCharsets.UTF_8);
+            for (String client : CLIENTS) {
+                Path file = tmp.resolve(client);
+                Files.write(file, wrapper);
+                Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r-x------"));
+            }
+            try {
+                Files.move(tmp, bin, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                // made by another thread meanwhile
+                dev.schedpolicy.engine.launch.LaunchDirs.remove(tmp);
+            }
+            return bin;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make the container client wrappers in " + bin + ": " + e.getMessage(), e);
+        }
     }
 
-    /** {@code PATH} with {@link #bin()} first. */
-    public String pathBefore(final String path) {
-        return path == null || path.isEmpty() ? bin().toString() : bin() + ":" + path;
+    /** {@code PATH} with {@link #bin(String)} first. */
+    public String pathBefore(final String key, final String path) {
+        Path bin = bin(key);
+        return path == null || path.isEmpty() ? bin.toString() : bin + ":" + path;
     }
 
     private void serve() {
@@ -167,18 +202,18 @@ public final class ClientDesk implements AutoCloseable {
     }
 
     private void answer(final long pid) {
-        Optional<List<String>> line = lineOf(pid);
+        Optional<Line> line = lineOf(pid);
         if (line.isEmpty()) {
             return;
         }
         Answer answer;
         try {
-            answer = mayAsk.test(pid) ? decide.apply(new Request(pid, line.get(), environmentOf(pid)))
-                    : new No("'" + line.get().get(0) + "' (PID " + pid + ") is not a process of the policed command; not running it");
+            answer = mayAsk.test(pid) ? decide.apply(new Request(line.get().key(), pid, line.get().argv(), environmentOf(pid)))
+                    : new No("'" + line.get().argv().get(0) + "' (PID " + pid + ") is not a process of the policed command; not running it");
         } catch (RuntimeException e) {
             answer = new No(e.getMessage() == null ? e.toString() : e.getMessage());
         }
-        String text = answer instanceof Go go ? "go\n" + quoted(go.argv().subList(1, go.argv().size())) + "\n"
+        String text = answer instanceof Go go ? "go\n" + go.note() + "\n" + quoted(go.argv().subList(1, go.argv().size())) + "\n"
                 : "no\n" + ((No) answer).why() + "\n";
         Path tmp = dir.resolve("answers").resolve(pid + ".tmp");
         try {
@@ -189,8 +224,11 @@ public final class ClientDesk implements AutoCloseable {
         }
     }
 
+    private record Line(String key, List<String> argv) {
+    }
+
     /** The client's line, when {@code pid} is one of this desk's wrappers (sh, then the wrapper's path, then the arguments). */
-    private Optional<List<String>> lineOf(final long pid) {
+    private Optional<Line> lineOf(final long pid) {
         Optional<byte[]> raw = readProc(pid, "cmdline");
         if (raw.isEmpty()) {
             return Optional.empty();
@@ -201,13 +239,14 @@ public final class ClientDesk implements AutoCloseable {
         }
         Path script = Path.of(argv.get(1));
         String client = script.getFileName() == null ? "" : script.getFileName().toString();
-        if (!bin().equals(script.getParent()) || !CLIENTS.contains(client)) {
+        Path keyDir = script.getParent();
+        if (keyDir == null || !dir.resolve("bin").equals(keyDir.getParent()) || !CLIENTS.contains(client)) {
             return Optional.empty();
         }
         List<String> line = new ArrayList<>();
         line.add(client);
         line.addAll(argv.subList(2, argv.size()));
-        return Optional.of(line);
+        return Optional.of(new Line(keyDir.getFileName().toString(), line));
     }
 
     private Map<String, String> environmentOf(final long pid) {

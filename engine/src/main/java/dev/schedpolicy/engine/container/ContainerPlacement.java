@@ -40,8 +40,8 @@ public final class ContainerPlacement {
      * classic builder makes them under the build's --cgroup-parent and with its CPU options; BuildKit in dockerd (measured
      * with dockerd 20.10, cgroupfs driver) ignores --cgroup-parent and runs them under /docker/buildkit.
      */
-    public static final String BUILD_NOT_READ_BACK = "its RUN steps are not read back: the classic builder (DOCKER_BUILDKIT=0, or a"
-            + " docker client without buildx) places them so, BuildKit ignores --cgroup-parent";
+    public static final String BUILD_NOT_READ_BACK = "its RUN steps follow it only with the classic builder (BuildKit ignores"
+            + " --cgroup-parent); not read back";
 
     private final CgroupSystem system;
     private final CgroupDrivers drivers;

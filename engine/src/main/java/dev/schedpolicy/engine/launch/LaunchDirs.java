@@ -26,9 +26,20 @@ public final class LaunchDirs {
 
     /** A fresh directory (0700) in the state directory, which is made private first. */
     public static Path create(final LaunchConfig config) {
+        return create(config, ParkAndRelease.HANDSHAKE_PREFIX, "c");
+    }
+
+    /**
+     * A fresh directory (0700) in the state directory for something that outlives launches (the container client desk
+     * of an agent): swept like a handshake once this JVM is gone, but not one.
+     */
+    public static Path createLongLived(final LaunchConfig config) {
+        return create(config, ParkAndRelease.LONG_LIVED_PREFIX, "");
+    }
+
+    private static Path create(final LaunchConfig config, final String prefix, final String kind) {
         StateDirs.ensurePrivate(config.stateDir(), config.kernel().geteuid());
-        Path dir = config.stateDir().resolve(ParkAndRelease.HANDSHAKE_PREFIX + ProcessHandle.current().pid() + "-c"
-                + SEQUENCE.incrementAndGet());
+        Path dir = config.stateDir().resolve(prefix + ProcessHandle.current().pid() + "-" + kind + SEQUENCE.incrementAndGet());
         if (dir.toString().contains("$")) {
             // the path goes into the command line (--cidfile=...), where Jenkins' LocalLauncher expands $VARS
             throw new IllegalStateException("state directory " + config.stateDir()

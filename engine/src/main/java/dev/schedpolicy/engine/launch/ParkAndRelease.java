@@ -23,6 +23,8 @@ public final class ParkAndRelease {
     private static final AtomicLong SEQUENCE = new AtomicLong();
     private static final Set<Path> SWEPT = ConcurrentHashMap.newKeySet();
     static final String HANDSHAKE_PREFIX = "hs-";
+    /** Directories of this JVM that outlive launches (see {@link LaunchDirs#createLongLived}); swept the same way. */
+    static final String LONG_LIVED_PREFIX = "jvm-";
 
     private ParkAndRelease() {
     }
@@ -93,10 +95,12 @@ public final class ParkAndRelease {
         try (Stream<Path> entries = Files.list(stateDir)) {
             for (Path p : entries.toList()) {
                 String name = p.getFileName().toString();
-                if (!name.startsWith(HANDSHAKE_PREFIX)) {
+                String prefix = name.startsWith(HANDSHAKE_PREFIX) ? HANDSHAKE_PREFIX : name.startsWith(LONG_LIVED_PREFIX)
+                        ? LONG_LIVED_PREFIX : null;
+                if (prefix == null) {
                     continue;
                 }
-                String[] parts = name.substring(HANDSHAKE_PREFIX.length()).split("-");
+                String[] parts = name.substring(prefix.length()).split("-");
                 if (parts.length == 2 && parts[0].matches("\\d+")
                         && ProcessHandle.of(Long.parseLong(parts[0])).map(ProcessHandle::isAlive).orElse(false)) {
                     continue;

@@ -33,12 +33,13 @@ while [ ! -f "$answer" ]; do
   fi
   sleep 0.05
 done
-# "go" and the arguments, each quoted for the shell; or "no" and why
-{ IFS= read -r verdict; rest=$(cat); } <"$answer"
+# "go", a line to say (or an empty one) and the arguments, each quoted for the shell; or "no" and why
+{ IFS= read -r verdict; IFS= read -r note; rest=$(cat); } <"$answer"
 rm -f "$answer"
 if [ "$verdict" != go ]; then
-  printf 'schedpolicy: %s\n' "$rest" >&2
+  printf 'schedpolicy: %s\n' "$note${rest:+ $rest}" >&2
   exit 125
 fi
+[ -z "$note" ] || printf '%s\n' "$note" >&2
 eval "set -- $rest"
 exec "$real" "$@"

@@ -121,6 +121,48 @@ class ContainerLaunchITest {
         throw new AssertionError("no process running '" + what + "' in " + group);
     }
 
+    /**
+     * Issue 33 item 1: a parked launch under a policy (durable-task's sh) finds docker and podman wrappers first on its
+     * PATH; the container its script starts goes under the policy's placement, the wrapper says so in one line on the
+     * step's own output, other client lines run as given, and an unreadable line is refused.
+     */
+    @Test
+    void shouldPlaceTheContainerAScriptStartsThroughTheWrappersOnItsPath() throws Exception {
+        Path plain = docker.parent("schedpolicy-test-plain", false);
+        String script = String.join(" ", List.of("docker", "run", "-d", "--label", TestDocker.LABEL, "--network", "none",
+                TestDocker.IMAGE, "sleep", "60")) + " && docker ps -q --filter label=" + TestDocker.LABEL + " | wc -l"
+                + " && { docker run --frobnicate x " + TestDocker.IMAGE + " true; echo status $?; }";
+        List<String> argv = List.of("sh", "-c", script);
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("b-wrap", "idle")
+                .onNode(null, AgentLimits.DEFAULT, plain.toString()).pendingFor(TIMEOUT).forCommand(argv, docker.env()));
+        assertThat(prepared.clientWrappers()).isPresent();
+        String[] envs = prepared.environment(new String[] {"PATH+SCHEDPOLICY=/elsewhere", "A=1"});
+        assertThat(envs).containsExactly("A=1", "PATH+SCHEDPOLICY=" + prepared.clientWrappers().get());
+        ProcessBuilder pb = new ProcessBuilder(prepared.command(argv));
+        pb.environment().putAll(docker.env());
+        pb.environment().put("PATH", prepared.clientWrappers().get() + ":" + System.getenv("PATH")); // what EnvVars.override makes of it
+        Process p = pb.start();
+        p.getOutputStream().close();
+        registry.release(prepared.id(), TIMEOUT);
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        List<String> lines = out.lines().toList();
+        assertThat(lines).as(err).hasSize(3);
+        String id = lines.get(0);
+        String group = cpuLine(docker.pidOf(id));
+        assertThat(group).as("under the node's parent, at the lowest weight: class idle's stand-in without an idle parent")
+                .isEqualTo(cgroups.cpuPathOf(plain) + "/" + id);
+        assertThat(cgroups.limitsOf(cgroups.cpuDirOf(group)).weight()).hasValue(1);
+        assertThat(lines.get(1)).as("docker ps ran as given").isEqualTo("1");
+        assertThat(lines.get(2)).isEqualTo("status 125");
+        assertThat(err.lines().filter(l -> l.startsWith("[schedpolicy] 'docker run' placed under 'idle' with --cgroup-parent="
+                + cgroups.cpuPathOf(plain) + " --cpu-shares=2"))).hasSize(1);
+        assertThat(err).contains("schedpolicy: 'docker run' has option '--frobnicate'");
+        assertThat(registry.prepare(LaunchRequest.of("b-plain", "").forCommand(argv, docker.env())).clientWrappers())
+                .as("nothing to place under the default policy").isEmpty();
+    }
+
     @Test
     void shouldStartTheInsideContainerUnderTheIdleParentAndLetTheBodysExecJoinIt() throws Exception {
         Path idle = docker.parent("schedpolicy-test-idle", true);

@@ -33,7 +33,7 @@ class ClientDeskTest {
 
     private Ran run(final ClientDesk desk, final Path realDir, final String script) throws Exception {
         ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", script);
-        pb.environment().put("PATH", desk.pathBefore(realDir + ":/usr/bin:/bin"));
+        pb.environment().put("PATH", desk.pathBefore("t", realDir + ":/usr/bin:/bin"));
         Process p = pb.start();
         p.getOutputStream().close();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -52,15 +52,17 @@ class ClientDeskTest {
         try (ClientDesk desk = ClientDesk.open(privateDir().resolve("desk"), ProcFs.system(),
                 pid -> ClientDesk.descendsFrom(ProcFs.system(), pid, self), request -> {
                     asked.add(request.argv());
+                    assertThat(request.key()).isEqualTo("t");
                     List<String> argv = new ArrayList<>(request.argv());
                     argv.add(2, "--cgroup-parent=/idle");
-                    return new ClientDesk.Go(argv);
+                    return new ClientDesk.Go(argv, "[schedpolicy] placed\nonce");
                 })) {
             Ran r = run(desk, fakeClient(7), "docker run 'a b' \"it's\" 'two\nlines' ''");
             assertThat(r.status()).as(r.err()).isEqualTo(7);
+            assertThat(r.err()).isEqualTo("[schedpolicy] placed once\n");
             assertThat(r.out()).isEqualTo("[run]\n[--cgroup-parent=/idle]\n[a b]\n[it's]\n[two\nlines]\n[]\n");
             assertThat(asked).containsExactly(List.of("docker", "run", "a b", "it's", "two\nlines", ""));
-            assertThat(desk.bin().resolve("podman")).isExecutable();
+            assertThat(desk.bin("t").resolve("podman")).isExecutable();
         }
     }
 
@@ -84,7 +86,7 @@ class ClientDeskTest {
             assertThat(stranger.status()).isEqualTo(125);
             assertThat(stranger.err()).contains("is not a process of the policed command");
             ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", "podman ps");
-            pb.environment().put("PATH", desk.pathBefore(tmp.resolve("nowhere").toString()));
+            pb.environment().put("PATH", desk.pathBefore("t", tmp.resolve("nowhere").toString()));
             Process p = pb.start();
             Ran missing = new Ran(p.waitFor(), "", new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
             assertThat(missing.status()).isEqualTo(127);
@@ -96,7 +98,7 @@ class ClientDeskTest {
     void shouldLeaveNothingBehindAndMakeALateWrapperGiveUpWithoutRunningItsLine() throws Exception {
         Path state = privateDir();
         ClientDesk desk = ClientDesk.open(state.resolve("desk"), ProcFs.system(), pid -> true, request -> new ClientDesk.Go(request.argv()));
-        Path bin = desk.bin();
+        Path bin = desk.bin("t");
         desk.close();
         assertThat(state).isEmptyDirectory();
         Files.createDirectories(bin);
@@ -109,6 +111,13 @@ class ClientDeskTest {
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor()).isEqualTo(125);
         assertThat(err).contains("the policy's engine for this command is gone");
+    }
+
+    @Test
+    void shouldRefuseAKeyThatIsNoPlainName() throws Exception {
+        try (ClientDesk desk = ClientDesk.open(privateDir().resolve("desk"), ProcFs.system(), pid -> true, r -> new ClientDesk.Go(r.argv()))) {
+            assertThatThrownBy(() -> desk.bin("../x")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("letters, digits");
+        }
     }
 
     @Test

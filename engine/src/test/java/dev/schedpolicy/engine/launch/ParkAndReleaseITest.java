@@ -143,4 +143,15 @@ class ParkAndReleaseITest {
             throw new java.io.UncheckedIOException(e);
         }
     }
+
+    @Test
+    void shouldSweepTheLongLivedDirectoriesOfADeadJvmAndKeepThisOnes() throws Exception {
+        java.nio.file.Path mine = LaunchDirs.createLongLived(config());
+        java.nio.file.Path dead = java.nio.file.Files.createDirectories(mine.getParent().resolve(ParkAndRelease.LONG_LIVED_PREFIX
+                + Integer.MAX_VALUE + "-1"));
+        ParkAndRelease.sweepStale(mine.getParent());
+        assertThat(dead).doesNotExist();
+        assertThat(mine).isDirectory();
+        LaunchDirs.remove(mine);
+    }
 }

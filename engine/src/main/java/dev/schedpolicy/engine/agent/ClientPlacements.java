@@ -1,0 +1,194 @@
+package dev.schedpolicy.engine.agent;
+
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.container.ClientDesk;
+import dev.schedpolicy.engine.container.ContainerAction;
+import dev.schedpolicy.engine.container.ContainerCommand;
+import dev.schedpolicy.engine.container.ContainerLaunch;
+import dev.schedpolicy.engine.container.ContainerPlacement;
+import dev.schedpolicy.engine.container.ContainerRefusal;
+import dev.schedpolicy.engine.container.DriverQuery;
+import dev.schedpolicy.engine.launch.LaunchConfig;
+import dev.schedpolicy.engine.launch.LaunchDirs;
+import dev.schedpolicy.engine.launch.WarningBrief;
+import dev.schedpolicy.engine.policy.Policy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The containers a policed launch's own processes start: {@code sh 'docker build .'}, docker-workflow's
+ * {@code docker.build()} and {@code withRun()} (its Groovy runs the client from {@code sh}), a Makefile. A parked launch
+ * under a policy gets docker and podman wrappers first on its PATH (see {@link ClientDesk}), one directory per set of
+ * placement settings (policy, cgroup parent, floor and limits), so the kernel's word on which directory a wrapper ran
+ * from says how to place its line: no environment variable, no build-written file decides it. A build that runs the
+ * real client by its path, or puts another directory of this agent first, gets what it would get without the plugin,
+ * never more: each directory carries a policy at least as low as the floor. Container starts are placed as a launch
+ * of the same line would be, with the floor's refusals; other client lines run as given; a line that cannot be read is
+ * refused. The wrapper says in one line on the step's own output what was placed (nothing goes to another build's
+ * page): no read-back, since the step's process is the client by then.
+ */
+final class ClientPlacements implements AutoCloseable {
+    /** Distinct placement settings on one agent: policies times parents times floors, a handful in practice. */
+    static final int MAX_SETTINGS = 256;
+    /** A --cidfile directory is removed once the client wrote the id, or after this long (an image pull can take a while). */
+    private static final Duration KEEP_CID = Duration.ofHours(2);
+    private static final int MAX_OPEN = 1000;
+
+    private record Settings(Policy policy, Optional<Path> parent, AgentLimits limits, ContainerFloor floor) {
+    }
+
+    private record Placed(ContainerLaunch launch, long since) {
+    }
+
+    private final LaunchConfig config;
+    private final Map<String, Settings> byKey = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<Placed> open = new ConcurrentLinkedQueue<>();
+    private volatile ClientDesk desk;
+    private volatile Path deskDir;
+    private volatile ContainerPlacement placement;
+    private volatile long lastAnswer = System.nanoTime();
+
+    ClientPlacements(final LaunchConfig config) {
+        this.config = config;
+    }
+
+    /**
+     * The directory to put first on the PATH of a launch under {@code policy}, or empty when there is nothing to place
+     * (the default policy) or this agent keeps too many settings already.
+     */
+    Optional<String> binFor(final Policy policy, final Optional<Path> parent, final LaunchRequest request) {
+        if (policy.isDefault()) {
+            return Optional.empty();
+        }
+        String key = keyOf(policy, parent, request);
+        if (!byKey.containsKey(key)) {
+            if (byKey.size() >= MAX_SETTINGS) {
+                // bounded: an agent that saw this many distinct settings runs later ones' client lines as given
+                return Optional.empty();
+            }
+            byKey.putIfAbsent(key, new Settings(policy, parent, request.limits(),
+                    ContainerFloor.of(request.agentDefault(), request.limits())));
+        }
+        return Optional.of(desk().bin(key).toString());
+    }
+
+    private static String keyOf(final Policy policy, final Optional<Path> parent, final LaunchRequest request) {
+        String settings = policy.toCompact() + "\n" + parent.map(Path::toString).orElse("") + "\n" + request.agentDefault() + "\n"
+                + request.limits();
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(settings.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+
+    private synchronized ClientDesk desk() {
+        if (desk == null) {
+            Path dir = LaunchDirs.createLongLived(config);
+            try {
+                desk = ClientDesk.open(dir.resolve("desk"), config.proc(), pid -> true, this::decide);
+                deskDir = dir;
+            } catch (RuntimeException e) {
+                LaunchDirs.remove(dir);
+                throw e;
+            }
+        }
+        return desk;
+    }
+
+    private ClientDesk.Answer decide(final ClientDesk.Request request) {
+        lastAnswer = System.nanoTime();
+        Settings settings = byKey.get(request.key());
+        if (settings == null) {
+            return new ClientDesk.No("this step's container client wrapper belongs to an agent process that is gone; run the step again");
+        }
+        ContainerCommand.Parsed parsed = ContainerCommand.parse(request.argv());
+        if (parsed instanceof ContainerCommand.Unreadable u) {
+            throw new ContainerRefusal(u.reason() + "; a container it starts would run outside the block's policy '"
+                    + settings.policy().toCompact() + "', so it is not run");
+        }
+        if (!(parsed instanceof ContainerCommand.Container c) || c.command().action() == ContainerAction.EXEC) {
+            return new ClientDesk.Go(request.argv());
+        }
+        ContainerCommand command = c.command();
+        java.util.List<String> cannotHold = settings.floor().check(command, settings.policy());
+        ContainerLaunch launch = ContainerLaunch.prepare(placement(), command, settings.policy(), settings.parent(),
+                config.withLimits(settings.limits().toPolicyLimits()), request.env());
+        keep(launch);
+        java.util.List<String> said = new java.util.ArrayList<>(cannotHold);
+        said.addAll(launch.plan().warnings());
+        String warning = said.isEmpty() ? "" : "; " + WarningBrief.of(said.get(0));
+        String readBack = command.action() == ContainerAction.BUILD ? ContainerPlacement.BUILD_NOT_READ_BACK : "not read back";
+        return new ClientDesk.Go(launch.argv(), "[schedpolicy] " + command.describe() + " placed under '" + settings.policy().toCompact()
+                + "' with " + String.join(" ", launch.plan().inserted().stream().filter(o -> !o.startsWith("--cidfile=")).toList())
+                + warning + "; " + readBack);
+    }
+
+    private ContainerPlacement placement() {
+        ContainerPlacement p = placement;
+        if (p == null) {
+            p = new ContainerPlacement(CgroupSystem.detect(), new DriverQuery());
+            placement = p;
+        }
+        return p;
+    }
+
+    private void keep(final ContainerLaunch launch) {
+        sweep();
+        if (open.size() >= MAX_OPEN) {
+            Placed oldest = open.poll();
+            if (oldest != null) {
+                oldest.launch().close();
+            }
+        }
+        open.add(new Placed(launch, System.nanoTime()));
+    }
+
+    /** Removes the --cidfile directories whose client wrote the id, or that waited too long. */
+    void sweep() {
+        long now = System.nanoTime();
+        open.removeIf(p -> {
+            if (p.launch().id().isPresent() || now - p.since() > KEEP_CID.toNanos()) {
+                p.launch().close();
+                return true;
+            }
+            return false;
+        });
+    }
+
+    /**
+     * Whether the wrappers may go: none was handed out, or none asked for {@code quiet} since {@code sinceNanos} (a
+     * registry detached by a reconnect keeps answering the steps that still run with its wrappers on their PATH).
+     */
+    boolean quietFor(final Duration quiet, final long sinceNanos) {
+        long last = Math.max(lastAnswer, sinceNanos);
+        return desk == null || System.nanoTime() - last > quiet.toNanos();
+    }
+
+    /** How many placement settings have wrappers; for tests and the agent's own bounds. */
+    int settingsCount() {
+        return byKey.size();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (desk != null) {
+            desk.close();
+            LaunchDirs.remove(deskDir);
+            desk = null;
+        }
+        open.forEach(p -> p.launch().close());
+        open.clear();
+        byKey.clear();
+    }
+}
