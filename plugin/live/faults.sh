@@ -60,7 +60,16 @@ ours_now() { # groups of the live JVMs of the fault checks, and those the dead o
   dead_now
 }
 none_of_ours() { [ -z "$(ours_now)" ]; }
-handshakes() { find "$STATE" -mindepth 1 -maxdepth 1 ! -name 'park-shim-*.sh' 2>/dev/null; }
+# handshake entries; a JVM's long-lived directory (jvm-PID-N: the agent's container client wrappers) counts once the
+# JVM is gone (the next start sweeps it)
+handshakes() {
+  local e n p
+  for e in $(find "$STATE" -mindepth 1 -maxdepth 1 ! -name 'park-shim-*.sh' 2>/dev/null); do
+    n=${e##*/}
+    case $n in jvm-*) p=${n#jvm-}; p=${p%%-*}; kill -0 "$p" 2>/dev/null && continue ;; esac
+    echo "$e"
+  done
+}
 # next_start: an engine start that creates a group under the root cpu cgroup, which sweeps the empty groups of dead
 # creators there (StaleGroups); what it leaves is counted
 next_start() { (cd "$ROOT" && ./schedpolicy run --cpu-quota 50 -- true) >>"$OUT/checks.log" 2>&1; }

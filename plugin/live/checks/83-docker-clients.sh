@@ -52,6 +52,35 @@ G
   run_build p-clients-plain 120
   check "outside a block the step's PATH has no wrapper: docker is the real client" \
     bash -c "test '$RESULT' = SUCCESS && ! grep -q '/desk/bin/' '$CONSOLE'"
+  # the issue's target: a test job beside a docker build whose RUN step keeps both CPUs busy for 25 s, the build
+  # unlowered and in withSchedPolicy('idle'); the speed the tests keep is a note (the machine may be busy)
+  mkdir -p "$OUT/busy-ctx"
+  printf 'FROM %s\nRUN for i in 1 2; do timeout 25 sh -c "while :; do :; done" & done; wait\n' "$IMAGE" >"$OUT/busy-ctx/Dockerfile"
+  work="taskset -c 0 sysbench cpu --threads=1 --cpu-max-prime=10000 --events=${CLIENT_EVENTS:-3000} --time=0 run | grep 'total time'"
+  pipeline_job c-tests <<G
+node { sh "$work" }
+G
+  pipeline_job c-build-plain <<G
+node { sh 'docker build --no-cache --network none -q $OUT/busy-ctx >/dev/null' }
+G
+  pipeline_job c-build-idle <<G
+node { withSchedPolicy('idle') { sh 'docker build --no-cache --network none -q $OUT/busy-ctx >/dev/null' } }
+G
+  test_seconds() { sed -n 's/.*total time: *\([0-9.]*\)s.*/\1/p' "$CONSOLE" | head -1; }
+  # beside JOB: runs the tests while JOB's RUN step loops; sets BESIDE (seconds)
+  beside() {
+    local b; b=$(start_build "$1")
+    wait_for 60 bash -c "[ \$(pgrep -fc '^sh -c while :; do :; done') -ge 2 ]" || note "$1: its RUN step's loops were not seen"
+    run_build c-tests; BESIDE=$(test_seconds)
+    wait_build "$1" "$b" 120 >/dev/null
+  }
+  run_build c-tests; ALONE=$(test_seconds)
+  beside c-build-plain; PLAIN=$BESIDE
+  beside c-build-idle; IDLE=$BESIDE
+  check "tests beside a docker build, unlowered and in withSchedPolicy('idle'): all ran (alone ${ALONE:-?} s, beside ${PLAIN:-?} s, ${IDLE:-?} s)" \
+    bash -c "[ -n '$ALONE' ] && [ -n '$PLAIN' ] && [ -n '$IDLE' ]"
+  note "$(python3 -c "a, p, i = $ALONE, $PLAIN, $IDLE; print(f'tests kept {100 * a / p:.0f}% beside the unlowered build, {100 * a / i:.0f}% beside the idle one (busy loops in a RUN step)')" 2>/dev/null)"
+
   left=$(comm -13 <(echo "$containers_before") <(docker ps -aq | sort) | tr '\n' ' ')
   check "container clients: none of the builds' containers is left${left:+ (left: $left)}" test -z "$left"
 fi
