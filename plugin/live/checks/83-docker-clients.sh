@@ -52,6 +52,18 @@ G
   run_build p-clients-plain 120
   check "outside a block the step's PATH has no wrapper: docker is the real client" \
     bash -c "test '$RESULT' = SUCCESS && ! grep -q '/desk/bin/' '$CONSOLE'"
+  # a stopped step: the client dies, and the container's shell (PID 1) ignores the SIGTERM the client forwarded
+  pipeline_job p-clients-stopped <<G
+node { withSchedPolicy('idle') { sh 'docker run --rm --network none --label schedpolicy.live=stopped $IMAGE sh -c "while :; do :; done"' } }
+G
+  STOPPED=$(start_build p-clients-stopped)
+  wait_for 60 bash -c "[ -n \"\$(docker ps -q --filter label=schedpolicy.live=stopped)\" ]" || note "the foreground container never ran"
+  jpost "job/p-clients-stopped/$STOPPED/stop" -o /dev/null
+  result=$(wait_build p-clients-stopped "$STOPPED" 60)
+  check "a stopped step's foreground container ($result): gone within 10 s, though its shell ignores SIGTERM" \
+    wait_for 10 bash -c "[ -z \"\$(docker ps -q --filter label=schedpolicy.live=stopped)\" ]"
+  docker ps -q --filter label=schedpolicy.live=stopped | xargs -r docker kill >/dev/null
+
   # the issue's target: a test job beside a docker build whose RUN step keeps both CPUs busy for 25 s, the build
   # unlowered and in withSchedPolicy('idle'); the speed the tests keep is a note (the machine may be busy)
   mkdir -p "$OUT/busy-ctx"

@@ -6,6 +6,9 @@ import dev.schedpolicy.engine.container.ContainerAction;
 import dev.schedpolicy.engine.container.ContainerCommand;
 import dev.schedpolicy.engine.container.ContainerLaunch;
 import dev.schedpolicy.engine.container.ContainerPlacement;
+import dev.schedpolicy.engine.container.ContainerPresence;
+import dev.schedpolicy.engine.container.ContainerReadBack;
+import dev.schedpolicy.engine.container.DaemonVariables;
 import dev.schedpolicy.engine.container.ContainerRefusal;
 import dev.schedpolicy.engine.container.DriverQuery;
 import dev.schedpolicy.engine.launch.LaunchConfig;
@@ -34,7 +37,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * never more: each directory carries a policy at least as low as the floor. Container starts are placed as a launch
  * of the same line would be, with the floor's refusals; other client lines run as given; a line that cannot be read is
  * refused. The wrapper says in one line on the step's own output what was placed (nothing goes to another build's
- * page): no read-back, since the step's process is the client by then.
+ * page): no read-back, since the step's process is the client by then. A container started in the foreground is
+ * killed when its client dies while it still runs (see {@link #endOrphans}).
  */
 final class ClientPlacements implements AutoCloseable {
     /** Distinct placement settings on one agent: policies times parents times floors, a handful in practice. */
@@ -49,12 +53,29 @@ final class ClientPlacements implements AutoCloseable {
     private record Placed(ContainerLaunch launch, long since) {
     }
 
+    /**
+     * A container started in the foreground (run without --detach), which must not outlive its client: a stopped step
+     * kills the client, and a container whose first process ignores the forwarded SIGTERM (a shell as PID 1) would run
+     * on, in the block's placement, with nothing left to wait for it.
+     */
+    private record Foreground(ContainerLaunch launch, ContainerCommand command, long clientPid, Optional<java.time.Instant> clientStart,
+            Map<String, String> daemonEnv) {
+        boolean clientAlive() {
+            return ProcessHandle.of(clientPid).filter(ProcessHandle::isAlive)
+                    .filter(h -> h.info().startInstant().equals(clientStart)).isPresent();
+        }
+    }
+
     private final LaunchConfig config;
     private final Map<String, Settings> byKey = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Placed> open = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Foreground> foreground = new ConcurrentLinkedQueue<>();
+    private volatile java.util.concurrent.ExecutorService ender;
     private volatile ClientDesk desk;
     private volatile Path deskDir;
     private volatile ContainerPlacement placement;
+    private volatile ContainerReadBack readBack;
+    private static final Duration KILL_BOUND = Duration.ofSeconds(15);
     private volatile long lastAnswer = System.nanoTime();
 
     ClientPlacements(final LaunchConfig config) {
@@ -124,7 +145,12 @@ final class ClientPlacements implements AutoCloseable {
         java.util.List<String> cannotHold = settings.floor().check(command, settings.policy());
         ContainerLaunch launch = ContainerLaunch.prepare(placement(), command, settings.policy(), settings.parent(),
                 config.withLimits(settings.limits().toPolicyLimits()), request.env());
-        keep(launch);
+        if (command.action() == ContainerAction.RUN && command.option("--detach").isEmpty() && foreground.size() < MAX_OPEN) {
+            foreground.add(new Foreground(launch, command, request.pid(), ProcessHandle.of(request.pid())
+                    .flatMap(h -> h.info().startInstant()), DaemonVariables.of(request.env())));
+        } else {
+            keep(launch);
+        }
         java.util.List<String> said = new java.util.ArrayList<>(cannotHold);
         said.addAll(launch.plan().warnings());
         String warning = said.isEmpty() ? "" : "; " + WarningBrief.of(said.get(0));
@@ -175,6 +201,46 @@ final class ClientPlacements implements AutoCloseable {
         return desk == null || System.nanoTime() - last > quiet.toNanos();
     }
 
+    /**
+     * Kills the running foreground containers whose client is gone (the step was stopped), through their daemon, on a
+     * thread of their own: a hung daemon holds it for the call's bound, never the registry's timer.
+     */
+    void endOrphans() {
+        for (Foreground f : foreground) {
+            if (f.clientAlive()) {
+                continue;
+            }
+            foreground.remove(f);
+            enderThread().execute(() -> {
+                Optional<String> id = f.launch().id();
+                if (id.isPresent() && readBack().find(id.get()).isPresent()) {
+                    ContainerPresence.kill(f.command(), id.get(), f.daemonEnv(), KILL_BOUND);
+                }
+                f.launch().close();
+            });
+        }
+    }
+
+    private synchronized java.util.concurrent.ExecutorService enderThread() {
+        if (ender == null) {
+            ender = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "schedpolicy-container-ender");
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return ender;
+    }
+
+    private ContainerReadBack readBack() {
+        ContainerReadBack r = readBack;
+        if (r == null) {
+            r = new ContainerReadBack(CgroupSystem.detect(), config.proc());
+            readBack = r;
+        }
+        return r;
+    }
+
     /** How many placement settings have wrappers; for tests and the agent's own bounds. */
     int settingsCount() {
         return byKey.size();
@@ -189,6 +255,12 @@ final class ClientPlacements implements AutoCloseable {
         }
         open.forEach(p -> p.launch().close());
         open.clear();
+        foreground.forEach(f -> f.launch().close());
+        foreground.clear();
+        if (ender != null) {
+            ender.shutdown();
+            ender = null;
+        }
         byKey.clear();
     }
 }

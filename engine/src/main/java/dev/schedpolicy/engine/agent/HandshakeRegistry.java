@@ -94,6 +94,8 @@ public final class HandshakeRegistry implements AutoCloseable {
                 TimeUnit.MILLISECONDS);
         // a guard ends within a tick of its launch's last process, so what it lowered is back within about 100 ms
         timer.scheduleWithFixedDelay(guards::tick, GUARD_TICK_MILLIS, GUARD_TICK_MILLIS, TimeUnit.MILLISECONDS);
+        // a stopped step's foreground container ends within about a second of its client
+        timer.scheduleWithFixedDelay(clients::endOrphans, 1, 1, TimeUnit.SECONDS);
     }
 
     public LaunchConfig config() {

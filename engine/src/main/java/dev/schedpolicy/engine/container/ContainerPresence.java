@@ -51,4 +51,24 @@ public final class ContainerPresence {
             default -> Answer.UNKNOWN;
         };
     }
+
+    /**
+     * Asks the daemon to kill a running container ({@code kill ID}) with the client, global options and environment that
+     * started it; true when the client said yes. A container with --rm is then removed by its daemon, one without stays,
+     * stopped, as after any other end.
+     */
+    public static boolean kill(final ContainerCommand started, final String id, final Map<String, String> env, final Duration bound) {
+        List<String> call = new ArrayList<>();
+        call.add(started.client());
+        call.addAll(started.globalOptions());
+        call.addAll(List.of("kill", id));
+        try {
+            return ClientCall.run(call, env, bound).status() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
 }

@@ -122,6 +122,39 @@ class ContainerLaunchITest {
     }
 
     /**
+     * A stopped step kills its processes, the docker client among them; a foreground container whose PID 1 ignores the
+     * forwarded SIGTERM would run on. The agent kills it once its client is gone; a detached one (-d) is left alone.
+     */
+    @Test
+    void shouldKillAForegroundContainerWhoseClientWasKilledAndLeaveADetachedOne() throws Exception {
+        String loop = TestDocker.IMAGE + " sh -c 'while :; do :; done'";
+        String script = "docker run -d --label " + TestDocker.LABEL + " --network none " + TestDocker.IMAGE + " sleep 60 >detached;"
+                + " exec docker run --rm --label " + TestDocker.LABEL + " --network none " + loop;
+        List<String> argv = List.of("sh", "-c", script);
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("b-fg", "weight10").pendingFor(TIMEOUT).forCommand(argv, docker.env()));
+        ProcessBuilder pb = new ProcessBuilder(prepared.command(argv)).directory(workspace.toFile());
+        pb.environment().putAll(docker.env());
+        pb.environment().put("PATH", prepared.clientWrappers().orElseThrow() + ":" + System.getenv("PATH"));
+        Process p = pb.start();
+        p.getOutputStream().close();
+        registry.release(prepared.id(), TIMEOUT);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (docker.ok("docker", "ps", "-q", "--filter", "label=" + TestDocker.LABEL).lines().count() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(docker.ok("docker", "ps", "-q", "--filter", "label=" + TestDocker.LABEL).lines()).as("both started").hasSize(2);
+        p.destroyForcibly();
+        p.waitFor();
+        String detached = Files.readString(workspace.resolve("detached")).trim();
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (docker.ok("docker", "ps", "-q", "--filter", "label=" + TestDocker.LABEL).lines().count() > 1 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(docker.ok("docker", "ps", "-q", "--no-trunc", "--filter", "label=" + TestDocker.LABEL).lines())
+                .as("the foreground container is gone within 10 s of its client, the detached one runs on").containsExactly(detached);
+    }
+
+    /**
      * Issue 33 item 1: a parked launch under a policy (durable-task's sh) finds docker and podman wrappers first on its
      * PATH; the container its script starts goes under the policy's placement, the wrapper says so in one line on the
      * step's own output, other client lines run as given, and an unreadable line is refused.
