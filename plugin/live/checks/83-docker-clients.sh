@@ -38,6 +38,10 @@ G
   check "one console line per placed start: 2 runs ($placed_runs), 2 builds ($placed_builds), and none for docker exec, stop, rm" \
     bash -c "[ '$placed_runs' = 2 ] && [ '$placed_builds' = 2 ] && [ \$(grep -c '^\[schedpolicy\] .*placed under' '$CONSOLE') = 4 ]"
   note "$(grep -m1 "^\[schedpolicy\] 'docker build' placed" "$CONSOLE" | cut -c1-220)"
+  verified=$(grep -c "^\[schedpolicy\] 'docker run' container [0-9a-f]\{12\} verified: cpu cgroup /schedpolicy.idle/" "$CONSOLE")
+  check "each placed docker run read back from the kernel in one more line: verified under the idle parent ($verified of 2)" \
+    test "$verified" = 2
+  note "$(grep -m1 "^\[schedpolicy\] 'docker run' container" "$CONSOLE" | cut -c1-220)"
 
   pipeline_job p-clients-refused <<G
 node { withSchedPolicy('idle') { sh 'docker run --frobnicate x $IMAGE true' } }

@@ -37,7 +37,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * never more: each directory carries a policy at least as low as the floor. Container starts are placed as a launch
  * of the same line would be, with the floor's refusals; other client lines run as given; a line that cannot be read is
  * refused. The wrapper says in one line on the step's own output what was placed (nothing goes to another build's
- * page): no read-back, since the step's process is the client by then. A container started in the foreground is
+ * page), and for a run, in a second line once its first process runs, what the kernel holds for the container; a
+ * build's RUN steps are not read back. A container started in the foreground is
  * killed when its client dies while it still runs (see {@link #endOrphans}).
  */
 final class ClientPlacements implements AutoCloseable {
@@ -76,6 +77,8 @@ final class ClientPlacements implements AutoCloseable {
     private volatile ContainerPlacement placement;
     private volatile ContainerReadBack readBack;
     private static final Duration KILL_BOUND = Duration.ofSeconds(15);
+    /** Within the wrapper's wait for a verdict ({@link ClientDesk#VERDICT_WAIT}), with room for the answer. */
+    private static final Duration VERIFY_BOUND = Duration.ofSeconds(10);
     private volatile long lastAnswer = System.nanoTime();
 
     ClientPlacements(final LaunchConfig config) {
@@ -154,10 +157,26 @@ final class ClientPlacements implements AutoCloseable {
         java.util.List<String> said = new java.util.ArrayList<>(cannotHold);
         said.addAll(launch.plan().warnings());
         String warning = said.isEmpty() ? "" : "; " + WarningBrief.of(said.get(0));
-        String readBack = command.action() == ContainerAction.BUILD ? ContainerPlacement.BUILD_NOT_READ_BACK : "not read back";
+        String readBack = ContainerPlacement.BUILD_NOT_READ_BACK;
+        Optional<java.util.function.Supplier<String>> verdict = command.action() == ContainerAction.RUN
+                ? Optional.of(() -> verdictOf(launch)) : Optional.empty();
         return new ClientDesk.Go(launch.argv(), "[schedpolicy] " + command.describe() + " placed under '" + settings.policy().toCompact()
                 + "' with " + String.join(" ", launch.plan().inserted().stream().filter(o -> !o.startsWith("--cidfile=")).toList())
-                + warning + "; " + readBack);
+                + warning + (command.action() == ContainerAction.RUN ? "" : "; " + readBack), verdict);
+    }
+
+    /** What the kernel holds for a started container once its first process runs, in one console line. */
+    private String verdictOf(final ContainerLaunch launch) {
+        String line = launch.plan().command().describe();
+        Optional<ContainerReadBack.State> state = launch.awaitRunning(readBack(), VERIFY_BOUND);
+        if (state.isEmpty()) {
+            return "[schedpolicy] " + line + " container " + launch.id().map(id -> id.substring(0, 12) + " ended before it was read back")
+                    .orElse("NOT verified: no process of it ran within " + VERIFY_BOUND.toSeconds() + " s (still pulling its image, or"
+                    + " the client failed: its own output says)");
+        }
+        java.util.List<String> mismatches = ContainerReadBack.mismatches(state.get(), launch.plan().policy());
+        return "[schedpolicy] " + line + " container " + state.get().id().substring(0, 12) + (mismatches.isEmpty() ? " verified: "
+                : " NOT verified: ") + state.get().describe() + (mismatches.isEmpty() ? "" : "; NOT as asked: " + String.join("; ", mismatches));
     }
 
     private ContainerPlacement placement() {

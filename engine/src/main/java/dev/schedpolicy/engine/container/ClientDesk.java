@@ -58,17 +58,29 @@ public final class ClientDesk implements AutoCloseable {
     public sealed interface Answer permits Go, No {
     }
 
-    /** @param note one line the wrapper prints on its standard error before it runs the client ("": none) */
-    public record Go(List<String> argv, String note) implements Answer {
+    /**
+     * @param note    one line the wrapper prints on its standard error before it runs the client ("": none)
+     * @param verdict a line the wrapper prints later, once known (what the kernel holds for the container the line
+     *                started), computed off the desk's thread; the wrapper waits for it at most {@link #VERDICT_WAIT}
+     *                in a background subshell, so the client is never held up. Empty: none.
+     */
+    public record Go(List<String> argv, String note, Optional<java.util.function.Supplier<String>> verdict) implements Answer {
         public Go {
             argv = List.copyOf(argv);
             note = note.replace('\n', ' ');
+        }
+
+        public Go(final List<String> argv, final String note) {
+            this(argv, note, Optional.empty());
         }
 
         public Go(final List<String> argv) {
             this(argv, "");
         }
     }
+
+    /** How long a wrapper's background subshell waits for a {@link Go#verdict}; one computed later is dropped. */
+    public static final java.time.Duration VERDICT_WAIT = java.time.Duration.ofSeconds(15);
 
     public record No(String why) implements Answer {
         public No {
@@ -83,6 +95,7 @@ public final class ClientDesk implements AutoCloseable {
     private final WatchService watch;
     private final Thread server;
     private volatile boolean closed;
+    private volatile java.util.concurrent.ExecutorService verdicts;
 
     private ClientDesk(final Path dir, final ProcFs proc, final LongPredicate mayAsk, final Function<Request, Answer> decide)
             throws IOException {
@@ -213,12 +226,33 @@ public final class ClientDesk implements AutoCloseable {
         } catch (RuntimeException e) {
             answer = new No(e.getMessage() == null ? e.toString() : e.getMessage());
         }
-        String text = answer instanceof Go go ? "go\n" + go.note() + "\n" + quoted(go.argv().subList(1, go.argv().size())) + "\n"
-                : "no\n" + ((No) answer).why() + "\n";
-        Path tmp = dir.resolve("answers").resolve(pid + ".tmp");
+        String text = answer instanceof Go go ? "go\n" + (go.verdict().isPresent() ? "watch" : "") + "\n" + go.note() + "\n"
+                + quoted(go.argv().subList(1, go.argv().size())) + "\n" : "no\n\n" + ((No) answer).why() + "\n";
+        if (answer instanceof Go go && go.verdict().isPresent()) {
+            verdicts().execute(() -> write("v" + pid, go.verdict().get().get().replace('\n', ' ') + "\n"));
+        }
+        write(Long.toString(pid), text);
+    }
+
+    private synchronized java.util.concurrent.ExecutorService verdicts() {
+        if (verdicts == null) {
+            verdicts = java.util.concurrent.Executors.newFixedThreadPool(4, r -> {
+                Thread t = new Thread(r, "schedpolicy-client-verdict");
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return verdicts;
+    }
+
+    private void write(final String name, final String text) {
+        if (closed) {
+            return;
+        }
+        Path tmp = dir.resolve("answers").resolve(name + ".tmp");
         try {
             Files.writeString(tmp, text);
-            Files.move(tmp, dir.resolve("answers").resolve(Long.toString(pid)), StandardCopyOption.ATOMIC_MOVE);
+            Files.move(tmp, dir.resolve("answers").resolve(name), StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             // the wrapper gives up after its bound and runs nothing
         }
@@ -315,6 +349,11 @@ public final class ClientDesk implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        synchronized (this) {
+            if (verdicts != null) {
+                verdicts.shutdownNow();
+            }
+        }
         try {
             watch.close();
         } catch (IOException e) {

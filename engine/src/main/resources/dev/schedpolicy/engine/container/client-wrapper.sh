@@ -33,13 +33,23 @@ while [ ! -f "$answer" ]; do
   fi
   sleep 0.05
 done
-# "go", a line to say (or an empty one) and the arguments, each quoted for the shell; or "no" and why
-{ IFS= read -r verdict; IFS= read -r note; rest=$(cat); } <"$answer"
+# "go", "watch" or nothing, a line to say (or an empty one), and the arguments, each quoted for the shell; or "no",
+# an empty line and why
+{ IFS= read -r verdict; IFS= read -r watch; IFS= read -r note; rest=$(cat); } <"$answer"
 rm -f "$answer"
 if [ "$verdict" != go ]; then
-  printf 'schedpolicy: %s\n' "$note${rest:+ $rest}" >&2
+  printf 'schedpolicy: %s\n' "$note" >&2
   exit 125
 fi
 [ -z "$note" ] || printf '%s\n' "$note" >&2
+if [ "$watch" = watch ]; then
+  # what the kernel holds for the container, said once the engine knows it (at most 15 s); the client never waits
+  (
+    v=$desk/answers/v$$ n=0
+    while [ ! -f "$v" ] && [ "$n" -lt 300 ]; do n=$((n + 1)); sleep 0.05; done
+    [ -f "$v" ] && cat "$v" >&2
+    rm -f "$v"
+  ) &
+fi
 eval "set -- $rest"
 exec "$real" "$@"

@@ -192,6 +192,8 @@ class ContainerLaunchITest {
         assertThat(err.lines().filter(l -> l.startsWith("[schedpolicy] 'docker run' placed under 'idle' with --cgroup-parent="
                 + cgroups.cpuPathOf(plain) + " --cpu-shares=2"))).hasSize(1);
         assertThat(err).contains("schedpolicy: 'docker run' has option '--frobnicate'");
+        assertThat(err.lines().filter(l -> l.startsWith("[schedpolicy] 'docker run' container " + id.substring(0, 12) + " verified: cpu cgroup "
+                + cgroups.cpuPathOf(plain) + "/" + id))).as("the kernel's word, said by the wrapper's background subshell").hasSize(1);
         assertThat(registry.prepare(LaunchRequest.of("b-plain", "").forCommand(argv, docker.env())).clientWrappers())
                 .as("nothing to place under the default policy").isEmpty();
     }

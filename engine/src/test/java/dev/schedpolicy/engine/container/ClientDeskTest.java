@@ -55,11 +55,18 @@ class ClientDeskTest {
                     assertThat(request.key()).isEqualTo("t");
                     List<String> argv = new ArrayList<>(request.argv());
                     argv.add(2, "--cgroup-parent=/idle");
-                    return new ClientDesk.Go(argv, "[schedpolicy] placed\nonce");
+                    return new ClientDesk.Go(argv, "[schedpolicy] placed\nonce", java.util.Optional.of(() -> {
+                        try {
+                            Thread.sleep(300); // later than the client's end: the wrapper's subshell still says it
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return "[schedpolicy] verdict";
+                    }));
                 })) {
             Ran r = run(desk, fakeClient(7), "docker run 'a b' \"it's\" 'two\nlines' ''");
             assertThat(r.status()).as(r.err()).isEqualTo(7);
-            assertThat(r.err()).isEqualTo("[schedpolicy] placed once\n");
+            assertThat(r.err()).isEqualTo("[schedpolicy] placed once\n[schedpolicy] verdict\n");
             assertThat(r.out()).isEqualTo("[run]\n[--cgroup-parent=/idle]\n[a b]\n[it's]\n[two\nlines]\n[]\n");
             assertThat(asked).containsExactly(List.of("docker", "run", "a b", "it's", "two\nlines", ""));
             assertThat(desk.bin("t").resolve("podman")).isExecutable();
