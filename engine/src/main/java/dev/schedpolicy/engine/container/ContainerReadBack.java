@@ -74,6 +74,11 @@ public final class ContainerReadBack {
         Optional<Long> main = members.keySet().stream()
                 .filter(pid -> proc.stat(pid).map(TaskStat::ppid).map(pp -> !members.containsKey((long) pp)).orElse(false))
                 .findFirst();
+        if (main.isPresent() && proc.stat(main.get()).map(TaskStat::comm).filter(ContainerReadBack::isRuntimeInit).isPresent()) {
+            // the runtime's init joins the group before the runtime writes its limits: read them once the container's own
+            // first process runs (seen: weight 100 read where 1 was written a moment later)
+            return Optional.empty();
+        }
         if (main.isEmpty()) {
             return Optional.empty();
         }
@@ -88,6 +93,11 @@ public final class ContainerReadBack {
         } catch (CgroupException | UncheckedIOException e) {
             return Optional.empty(); // the container stopped while we read it
         }
+    }
+
+    /** runc's init ("runc:[1:CHILD]", "runc:[2:INIT]") and crun's, before they exec the container's command. */
+    static boolean isRuntimeInit(final String comm) {
+        return comm.startsWith("runc:") || comm.equals("runc") || comm.startsWith("crun");
     }
 
     private Optional<String> cgroupOf(final long pid) {

@@ -56,6 +56,20 @@ class ContainerReadBackTest {
                 .containsExactly("cpu-idle asked, but no group at or above /build.slice/docker-" + ID + ".scope has cpu.idle 1");
     }
 
+    /**
+     * The runtime's init joins the container's group before the runtime writes the group's limits (seen in CI: weight 100
+     * read where 1 was set a moment later): the container runs once its own first process does, not before.
+     */
+    @Test
+    void shouldNotTakeTheRuntimesInitForTheContainersFirstProcess() throws IOException {
+        host.group("/schedpolicy.idle/" + ID, "max 100000", 100, false);
+        host.process(300, 90, "/schedpolicy.idle/" + ID, "0-1", "runc:[2:INIT]");
+        ContainerReadBack readBack = new ContainerReadBack(host.system(), host.procFs());
+        assertThat(readBack.find(ID)).as("only the runtime's init so far").isEmpty();
+        host.process(300, 90, "/schedpolicy.idle/" + ID, "0-1", "sh");
+        assertThat(readBack.find(ID)).map(ContainerReadBack.State::pid).hasValue(300L);
+    }
+
     @Test
     void shouldFindNothingForAContainerWithoutProcesses() {
         assertThat(new ContainerReadBack(host.system(), host.procFs()).find(ID)).isEmpty();

@@ -56,14 +56,19 @@ final class FakeV2Host {
 
     /** A process in cgroup {@code path} whose parent is {@code ppid}, allowed on {@code cpus}. */
     void process(final long pid, final long ppid, final String path, final String cpus) throws IOException {
+        process(pid, ppid, path, cpus, "sh");
+    }
+
+    /** @param comm the process's name as /proc/PID/stat gives it ("runc:[2:INIT]" for a runtime's init) */
+    void process(final long pid, final long ppid, final String path, final String cpus, final String comm) throws IOException {
         Path dir = proc.resolve(Long.toString(pid));
         put(dir.resolve("cgroup"), "0::" + path + "\n");
-        StringBuilder stat = new StringBuilder(pid + " (sh) S " + ppid);
+        StringBuilder stat = new StringBuilder(pid + " (" + comm + ") S " + ppid);
         for (int field = 5; field <= 52; field++) {
             stat.append(" 0");
         }
         put(dir.resolve("stat"), stat + "\n");
-        put(dir.resolve("status"), "Name:\tsh\nCpus_allowed_list:\t" + cpus + "\n");
+        put(dir.resolve("status"), "Name:\t" + comm + "\nCpus_allowed_list:\t" + cpus + "\n");
     }
 
     static void put(final Path file, final String text) throws IOException {
