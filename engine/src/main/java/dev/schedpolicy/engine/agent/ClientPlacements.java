@@ -80,6 +80,7 @@ final class ClientPlacements implements AutoCloseable {
     /** Within the wrapper's wait for a verdict ({@link ClientDesk#VERDICT_WAIT}), with room for the answer. */
     private static final Duration VERIFY_BOUND = Duration.ofSeconds(10);
     private volatile long lastAnswer = System.nanoTime();
+    private Thread removeAtExit;
 
     ClientPlacements(final LaunchConfig config) {
         this.config = config;
@@ -122,6 +123,10 @@ final class ClientPlacements implements AutoCloseable {
             try {
                 desk = ClientDesk.open(dir.resolve("desk"), config.proc(), pid -> true, this::decide);
                 deskDir = dir;
+                // an agent stopped as a service is (SIGTERM) removes its wrappers; one killed leaves them to the next start's
+                // sweep, which cannot reach them when that start sees another state directory (a mount of its own)
+                removeAtExit = new Thread(() -> LaunchDirs.remove(dir), "schedpolicy-client-desk-removal");
+                Runtime.getRuntime().addShutdownHook(removeAtExit);
             } catch (RuntimeException e) {
                 LaunchDirs.remove(dir);
                 throw e;
@@ -271,6 +276,11 @@ final class ClientPlacements implements AutoCloseable {
             desk.close();
             LaunchDirs.remove(deskDir);
             desk = null;
+            try {
+                Runtime.getRuntime().removeShutdownHook(removeAtExit);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook runs, and finds nothing
+            }
         }
         open.forEach(p -> p.launch().close());
         open.clear();
