@@ -4,6 +4,7 @@ import dev.schedpolicy.engine.policy.Policy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -15,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class LaunchDirs {
     private static final AtomicLong SEQUENCE = new AtomicLong();
+    private static final int MAX_TAKEN = 100_000;
 
     private LaunchDirs() {
     }
@@ -37,18 +39,29 @@ public final class LaunchDirs {
         return create(config, ParkAndRelease.LONG_LIVED_PREFIX, "");
     }
 
+    /**
+     * The next free name: the sequence is this copy of the engine's, and a copy loaded again into the same JVM (an agent
+     * that reconnected) starts it over while the previous copy's directories still exist.
+     */
     private static Path create(final LaunchConfig config, final String prefix, final String kind) {
         StateDirs.ensurePrivate(config.stateDir(), config.kernel().geteuid());
-        Path dir = config.stateDir().resolve(prefix + ProcessHandle.current().pid() + "-" + kind + SEQUENCE.incrementAndGet());
-        if (dir.toString().contains("$")) {
+        if (config.stateDir().toString().contains("$")) {
             // the path goes into the command line (--cidfile=...), where Jenkins' LocalLauncher expands $VARS
             throw new IllegalStateException("state directory " + config.stateDir()
                     + " contains '$', which Jenkins would expand in the command line; choose another directory");
         }
-        try {
-            return Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create launch directory " + dir + ": " + e.getMessage(), e);
+        for (int attempt = 0;; attempt++) {
+            Path dir = config.stateDir().resolve(prefix + ProcessHandle.current().pid() + "-" + kind + SEQUENCE.incrementAndGet());
+            try {
+                return Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            } catch (FileAlreadyExistsException e) {
+                if (attempt >= MAX_TAKEN) {
+                    throw new UncheckedIOException("cannot create launch directory " + dir + ": the last " + MAX_TAKEN
+                            + " names were taken", e);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create launch directory " + dir + ": " + e.getMessage(), e);
+            }
         }
     }
 

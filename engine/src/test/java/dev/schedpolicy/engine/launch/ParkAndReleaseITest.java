@@ -154,4 +154,20 @@ class ParkAndReleaseITest {
         assertThat(mine).isDirectory();
         LaunchDirs.remove(mine);
     }
+
+    /** An agent that reconnected loads the engine again: its sequence starts over while the first copy's directories live. */
+    @Test
+    void shouldTakeTheNextFreeNameWhenAnEarlierCopyOfTheEngineHoldsOne() throws Exception {
+        java.nio.file.Path first = LaunchDirs.createLongLived(config());
+        String name = first.getFileName().toString();
+        long n = Long.parseLong(name.substring(name.lastIndexOf('-') + 1));
+        String stem = name.substring(0, name.lastIndexOf('-') + 1);
+        java.nio.file.Path taken1 = java.nio.file.Files.createDirectory(first.getParent().resolve(stem + (n + 1)));
+        java.nio.file.Path taken2 = java.nio.file.Files.createDirectory(first.getParent().resolve(stem + (n + 2)));
+        java.nio.file.Path next = LaunchDirs.createLongLived(config());
+        assertThat(next.getFileName().toString()).isEqualTo(stem + (n + 3));
+        for (java.nio.file.Path p : List.of(first, taken1, taken2, next)) {
+            LaunchDirs.remove(p);
+        }
+    }
 }
