@@ -77,11 +77,17 @@ wait_build() {
 }
 # console_of NAME N: saves the build's console text; sets CONSOLE (file)
 console_of() { mkdir -p "$OUT/console"; CONSOLE="$OUT/console/$1-$2.txt"; jcurl "$J/job/$1/$2/consoleText" >"$CONSOLE"; }
+# finished_console_of NAME N: the same for a build that ended, once its console is whole: a run says building false
+# before its completion listeners have written (a freestyle guard's line among them), and "Finished:" comes after them
+finished_console_of() {
+  local _
+  for _ in $(seq 50); do console_of "$1" "$2"; grep -q '^Finished: ' "$CONSOLE" && return 0; sleep 0.2; done
+}
 # run_build NAME [SECONDS]: build, wait; sets BUILD (number), RESULT, CONSOLE (file)
 run_build() {
   BUILD=$(start_build "$1") || { RESULT=NOT_STARTED; CONSOLE=/dev/null; return 0; }
   RESULT=$(wait_build "$1" "$BUILD" "${2:-300}")
-  console_of "$1" "$BUILD"
+  finished_console_of "$1" "$BUILD"
   echo "build $1 #$BUILD: $RESULT" >>"$OUT/checks.log"
   [ "$RESULT" = SUCCESS ] || tail -n 15 "$CONSOLE" >>"$OUT/checks.log"
 }
