@@ -74,7 +74,7 @@ public final class ContainerReadBack {
         Optional<Long> main = members.keySet().stream()
                 .filter(pid -> proc.stat(pid).map(TaskStat::ppid).map(pp -> !members.containsKey((long) pp)).orElse(false))
                 .findFirst();
-        if (main.isPresent() && proc.stat(main.get()).map(TaskStat::comm).filter(ContainerReadBack::isRuntimeInit).isPresent()) {
+        if (main.isPresent() && isRuntime(main.get())) {
             // the runtime's init joins the group before the runtime writes its limits: read them once the container's own
             // first process runs (seen: weight 100 read where 1 was written a moment later)
             return Optional.empty();
@@ -95,9 +95,25 @@ public final class ContainerReadBack {
         }
     }
 
-    /** runc's init ("runc:[1:CHILD]", "runc:[2:INIT]") and crun's, before they exec the container's command. */
+    /**
+     * Whether {@code pid} is still the runtime that will exec the container's command: runc's init re-executes runc
+     * ("exe" until it names itself "runc:[2:INIT]", its executable runc or a memfd copy of it), crun's likewise.
+     */
+    private boolean isRuntime(final long pid) {
+        if (proc.stat(pid).map(TaskStat::comm).filter(ContainerReadBack::isRuntimeInit).isPresent()) {
+            return true;
+        }
+        try {
+            String exe = Files.readSymbolicLink(proc.root().resolve(Long.toString(pid)).resolve("exe")).toString();
+            return exe.contains("runc") || exe.contains("crun");
+        } catch (IOException | UnsupportedOperationException e) {
+            return false; // gone, or not ours to read: its name decided
+        }
+    }
+
+    /** runc's init ("exe", "runc:[1:CHILD]", "runc:[2:INIT]") and crun's, before they exec the container's command. */
     static boolean isRuntimeInit(final String comm) {
-        return comm.startsWith("runc:") || comm.equals("runc") || comm.startsWith("crun");
+        return comm.startsWith("runc:") || comm.equals("runc") || comm.equals("exe") || comm.startsWith("crun");
     }
 
     private Optional<String> cgroupOf(final long pid) {
