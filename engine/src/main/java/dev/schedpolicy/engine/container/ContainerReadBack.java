@@ -88,7 +88,11 @@ public final class ContainerReadBack {
             Path dir = system.cpuDirOf(path);
             CpuLimits limits = system.limitsOf(dir);
             Optional<String> idle = system.idleAncestor(dir).map(system::cpuPathOf);
-            String cpus = proc.cpusAllowedList(pid, OptionalLong.empty()).orElse("unknown");
+            Optional<String> allowed = proc.cpusAllowedList(pid, OptionalLong.empty());
+            if (allowed.isEmpty()) {
+                return Optional.empty(); // it ended while we read: whatever its group held is not the container's state
+            }
+            String cpus = allowed.get();
             return Optional.of(new State(id, pid, path, limits, idle, cpus, new ArrayList<>(members.keySet())));
         } catch (CgroupException | UncheckedIOException e) {
             return Optional.empty(); // the container stopped while we read it
@@ -100,8 +104,9 @@ public final class ContainerReadBack {
      * ("exe" until it names itself "runc:[2:INIT]", its executable runc or a memfd copy of it), crun's likewise.
      */
     private boolean isRuntime(final long pid) {
-        if (proc.stat(pid).map(TaskStat::comm).filter(ContainerReadBack::isRuntimeInit).isPresent()) {
-            return true;
+        Optional<TaskStat> stat = proc.stat(pid);
+        if (stat.isEmpty() || isRuntimeInit(stat.get().comm())) {
+            return true; // gone already (runc's parent and child end at once) or still the runtime: read again later
         }
         try {
             String exe = Files.readSymbolicLink(proc.root().resolve(Long.toString(pid)).resolve("exe")).toString();

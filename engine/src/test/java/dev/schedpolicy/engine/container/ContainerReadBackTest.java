@@ -69,6 +69,9 @@ class ContainerReadBackTest {
         host.process(300, 90, "/schedpolicy.idle/" + ID, "0-1", "exe");
         assertThat(readBack.find(ID)).as("runc re-executed, before it names itself (seen in CI)").isEmpty();
         host.process(300, 90, "/schedpolicy.idle/" + ID, "0-1", "sh");
+        java.nio.file.Files.delete(host.proc.resolve("300/status"));
+        assertThat(readBack.find(ID)).as("it ended while we read (runc's parent and child end at once)").isEmpty();
+        host.process(300, 90, "/schedpolicy.idle/" + ID, "0-1", "sh");
         assertThat(readBack.find(ID)).map(ContainerReadBack.State::pid).hasValue(300L);
     }
 
