@@ -6,7 +6,6 @@ import dev.schedpolicy.engine.container.ContainerAction;
 import dev.schedpolicy.engine.container.ContainerCommand;
 import dev.schedpolicy.engine.container.ContainerLaunch;
 import dev.schedpolicy.engine.container.ContainerPlacement;
-import dev.schedpolicy.engine.container.ContainerRefusal;
 import dev.schedpolicy.engine.container.DriverQuery;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.launch.LaunchDirs;
@@ -41,20 +40,16 @@ final class ClientWrappers implements AutoCloseable {
         ProcFs proc = ProcFs.system();
         try {
             this.desk = ClientDesk.open(dir.resolve("desk"), proc, pid -> ClientDesk.descendsFrom(proc, pid, self), request -> {
-                ContainerCommand.Parsed parsed = ContainerCommand.parse(request.argv());
-                if (parsed instanceof ContainerCommand.Unreadable u) {
-                    throw new ContainerRefusal(u.reason() + "; a container it starts would run outside the policy, so it is not run");
-                }
-                if (!(parsed instanceof ContainerCommand.Container c) || c.command().action() == ContainerAction.EXEC) {
+                Optional<ContainerCommand> start = ClientDesk.startIn(request.argv(), "the policy");
+                if (start.isEmpty()) {
                     return new ClientDesk.Go(request.argv());
                 }
-                ContainerLaunch launch = ContainerLaunch.prepare(placement, c.command(), policy, parent, config, request.env());
+                ContainerLaunch launch = ContainerLaunch.prepare(placement, start.get(), policy, parent, config, request.env());
                 launches.add(launch);
                 warnings.print(launch.plan().warnings());
                 if (verify) {
-                    err.println("schedpolicy: " + c.command().describe() + " run by the command: placed with "
-                            + String.join(" ", launch.plan().inserted().stream().filter(o -> !o.startsWith("--cidfile=")).toList()) + (c.command().action() == ContainerAction.BUILD
-                            ? "; " + ContainerPlacement.BUILD_NOT_READ_BACK : ""));
+                    err.println("schedpolicy: " + start.get().describe() + " run by the command: placed with " + launch.plan().shownOptions()
+                            + (start.get().action() == ContainerAction.BUILD ? "; " + ContainerPlacement.BUILD_NOT_READ_BACK : ""));
                 }
                 err.flush();
                 return new ClientDesk.Go(launch.argv());

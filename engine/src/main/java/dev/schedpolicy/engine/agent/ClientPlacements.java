@@ -9,7 +9,6 @@ import dev.schedpolicy.engine.container.ContainerPlacement;
 import dev.schedpolicy.engine.container.ContainerPresence;
 import dev.schedpolicy.engine.container.ContainerReadBack;
 import dev.schedpolicy.engine.container.DaemonVariables;
-import dev.schedpolicy.engine.container.ContainerRefusal;
 import dev.schedpolicy.engine.container.DriverQuery;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.launch.LaunchDirs;
@@ -21,11 +20,17 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 
 /**
  * The containers a policed launch's own processes start: {@code sh 'docker build .'}, docker-workflow's
@@ -59,7 +64,7 @@ final class ClientPlacements implements AutoCloseable {
      * kills the client, and a container whose first process ignores the forwarded SIGTERM (a shell as PID 1) would run
      * on, in the block's placement, with nothing left to wait for it.
      */
-    private record Foreground(ContainerLaunch launch, ContainerCommand command, long clientPid, Optional<java.time.Instant> clientStart,
+    private record Foreground(ContainerLaunch launch, ContainerCommand command, long clientPid, Optional<Instant> clientStart,
             Map<String, String> daemonEnv) {
         boolean clientAlive() {
             return ProcessHandle.of(clientPid).filter(ProcessHandle::isAlive)
@@ -71,7 +76,7 @@ final class ClientPlacements implements AutoCloseable {
     private final Map<String, Settings> byKey = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Placed> open = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Foreground> foreground = new ConcurrentLinkedQueue<>();
-    private volatile java.util.concurrent.ExecutorService ender;
+    private volatile ExecutorService ender;
     private volatile ClientDesk desk;
     private volatile Path deskDir;
     private volatile ContainerPlacement placement;
@@ -141,16 +146,12 @@ final class ClientPlacements implements AutoCloseable {
         if (settings == null) {
             return new ClientDesk.No("this step's container client wrapper belongs to an agent process that is gone; run the step again");
         }
-        ContainerCommand.Parsed parsed = ContainerCommand.parse(request.argv());
-        if (parsed instanceof ContainerCommand.Unreadable u) {
-            throw new ContainerRefusal(u.reason() + "; a container it starts would run outside the block's policy '"
-                    + settings.policy().toCompact() + "', so it is not run");
-        }
-        if (!(parsed instanceof ContainerCommand.Container c) || c.command().action() == ContainerAction.EXEC) {
+        Optional<ContainerCommand> start = ClientDesk.startIn(request.argv(), "the block's policy '" + settings.policy().toCompact() + "'");
+        if (start.isEmpty()) {
             return new ClientDesk.Go(request.argv());
         }
-        ContainerCommand command = c.command();
-        java.util.List<String> cannotHold = settings.floor().check(command, settings.policy());
+        ContainerCommand command = start.get();
+        List<String> cannotHold = settings.floor().check(command, settings.policy());
         ContainerLaunch launch = ContainerLaunch.prepare(placement(), command, settings.policy(), settings.parent(),
                 config.withLimits(settings.limits().toPolicyLimits()), request.env());
         if (command.action() == ContainerAction.RUN && command.option("--detach").isEmpty() && foreground.size() < MAX_OPEN) {
@@ -159,14 +160,14 @@ final class ClientPlacements implements AutoCloseable {
         } else {
             keep(launch);
         }
-        java.util.List<String> said = new java.util.ArrayList<>(cannotHold);
+        List<String> said = new ArrayList<>(cannotHold);
         said.addAll(launch.plan().warnings());
         String warning = said.isEmpty() ? "" : "; " + WarningBrief.of(said.get(0));
         String readBack = ContainerPlacement.BUILD_NOT_READ_BACK;
-        Optional<java.util.function.Supplier<String>> verdict = command.action() == ContainerAction.RUN
+        Optional<Supplier<String>> verdict = command.action() == ContainerAction.RUN
                 ? Optional.of(() -> verdictOf(launch)) : Optional.empty();
         return new ClientDesk.Go(launch.argv(), "[schedpolicy] " + command.describe() + " placed under '" + settings.policy().toCompact()
-                + "' with " + String.join(" ", launch.plan().inserted().stream().filter(o -> !o.startsWith("--cidfile=")).toList())
+                + "' with " + launch.plan().shownOptions()
                 + warning + (command.action() == ContainerAction.RUN ? "" : "; " + readBack), verdict);
     }
 
@@ -179,7 +180,7 @@ final class ClientPlacements implements AutoCloseable {
                     .orElse("NOT verified: no process of it ran within " + VERIFY_BOUND.toSeconds() + " s (still pulling its image, or"
                     + " the client failed: its own output says)");
         }
-        java.util.List<String> mismatches = ContainerReadBack.mismatches(state.get(), launch.plan().policy());
+        List<String> mismatches = ContainerReadBack.mismatches(state.get(), launch.plan().policy());
         return "[schedpolicy] " + line + " container " + state.get().id().substring(0, 12) + (mismatches.isEmpty() ? " verified: "
                 : " NOT verified: ") + state.get().describe() + (mismatches.isEmpty() ? "" : "; NOT as asked: " + String.join("; ", mismatches));
     }
@@ -245,9 +246,9 @@ final class ClientPlacements implements AutoCloseable {
         }
     }
 
-    private synchronized java.util.concurrent.ExecutorService enderThread() {
+    private synchronized ExecutorService enderThread() {
         if (ender == null) {
-            ender = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+            ender = Executors.newSingleThreadExecutor(r -> {
                 Thread t = new Thread(r, "schedpolicy-container-ender");
                 t.setDaemon(true);
                 return t;
@@ -263,11 +264,6 @@ final class ClientPlacements implements AutoCloseable {
             readBack = r;
         }
         return r;
-    }
-
-    /** How many placement settings have wrappers; for tests and the agent's own bounds. */
-    int settingsCount() {
-        return byKey.size();
     }
 
     @Override

@@ -329,6 +329,24 @@ public final class ClientDesk implements AutoCloseable {
         return text.toString();
     }
 
+    /**
+     * The container start a wrapper's line makes, which its owner places; empty for a line the wrapper runs as given (no
+     * container start, or an exec, which joins a container as it is).
+     *
+     * @param policyWords the policy the start would escape, in words for the refusal ("the policy")
+     * @throws ContainerRefusal for a line the parser cannot read: a container it starts would escape the policy
+     */
+    public static Optional<ContainerCommand> startIn(final List<String> argv, final String policyWords) {
+        ContainerCommand.Parsed parsed = ContainerCommand.parse(argv);
+        if (parsed instanceof ContainerCommand.Unreadable u) {
+            throw new ContainerRefusal(u.reason() + "; a container it starts would run outside " + policyWords + ", so it is not run");
+        }
+        if (parsed instanceof ContainerCommand.Container c && c.command().action() != ContainerAction.EXEC) {
+            return Optional.of(c.command());
+        }
+        return Optional.empty();
+    }
+
     /** Whether {@code pid} is {@code root} or one of its descendants, by the kernel's parent links. */
     public static boolean descendsFrom(final ProcFs proc, final long pid, final long root) {
         long current = pid;

@@ -76,6 +76,11 @@ public final class ContainerPlacement {
         public List<String> argv() {
             return command.withOptions(inserted);
         }
+
+        /** The inserted options a reader is shown: our own --cidfile is bookkeeping, not placement. */
+        public String shownOptions() {
+            return String.join(" ", inserted.stream().filter(o -> !o.startsWith("--cidfile=")).toList());
+        }
     }
 
     /**
