@@ -111,7 +111,7 @@ final class GuardedLaunches implements AutoCloseable {
     /** Ends the guards whose launch has no process left; now and then forgets ended launches. Called every 100 ms. */
     void tick() {
         for (String id : List.copyOf(running.keySet())) {
-            if (trees.processes(id).isEmpty()) {
+            if (trees.ended(id)) {
                 end(id);
             }
         }

@@ -90,12 +90,32 @@ public final class HandshakeRegistry implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        timer.scheduleWithFixedDelay(this::reapEmptyGroups, reapInterval.toMillis(), reapInterval.toMillis(),
-                TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(surviving("removing empty launch groups", this::reapEmptyGroups),
+                reapInterval.toMillis(), reapInterval.toMillis(), TimeUnit.MILLISECONDS);
         // a guard ends within a tick of its launch's last process, so what it lowered is back within about 100 ms
-        timer.scheduleWithFixedDelay(guards::tick, GUARD_TICK_MILLIS, GUARD_TICK_MILLIS, TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(surviving("ending guards", guards::tick), GUARD_TICK_MILLIS, GUARD_TICK_MILLIS,
+                TimeUnit.MILLISECONDS);
         // a stopped step's foreground container ends within about a second of its client
-        timer.scheduleWithFixedDelay(clients::endOrphans, 1, 1, TimeUnit.SECONDS);
+        timer.scheduleWithFixedDelay(surviving("ending orphaned containers", clients::endOrphans), 1, 1, TimeUnit.SECONDS);
+    }
+
+    /**
+     * A periodic task that outlives a failure of one run: an executor cancels every later run of a task that threw, so
+     * one unexpected error would have stopped the guards' ends (leaving other builds lowered) or the group reaper for
+     * good. Each task's first failure goes to the agent's log (its standard error).
+     */
+    private static Runnable surviving(final String what, final Runnable task) {
+        boolean[] told = new boolean[1];
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                if (!told[0]) {
+                    told[0] = true;
+                    System.err.println("[schedpolicy] " + what + " failed once and goes on: " + e);
+                }
+            }
+        };
     }
 
     public LaunchConfig config() {

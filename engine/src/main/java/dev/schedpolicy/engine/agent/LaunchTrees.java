@@ -26,18 +26,32 @@ import java.util.concurrent.TimeUnit;
  */
 final class LaunchTrees {
     static final long MARK_SCAN_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    /**
+     * How long a process that shows no environment yet (one in exec) holds up the end of a launch that has no process
+     * left otherwise: it may be the launch's script, just re-parented (an emulated CPU kept one in that window long
+     * enough for a guard to end before its script was found, and the script then ran unguarded).
+     */
+    static final long UNDECIDED_GRACE_NANOS = TimeUnit.SECONDS.toNanos(3);
     private static final byte[] MARK = (LaunchMarks.MARKER + "=").getBytes(StandardCharsets.US_ASCII);
     /** The kernel threads' parent. */
     private static final int KTHREADD = 2;
 
     private final ProcFs proc;
+    private final long undecidedGraceNanos;
     private final Map<String, Long> roots = new LinkedHashMap<>();
     /** PID to the launch id its environment names ("" for none, or unreadable), for PIDs alive at the last scan. */
     private Map<Long, String> marks = new HashMap<>();
+    /** PID to when it was first seen, for PIDs alive at the last scan whose mark could not be told yet. */
+    private Map<Long, Long> undecided = new HashMap<>();
     private long lastMarkScan;
 
     LaunchTrees(final ProcFs proc) {
+        this(proc, UNDECIDED_GRACE_NANOS);
+    }
+
+    LaunchTrees(final ProcFs proc, final long undecidedGraceNanos) {
         this.proc = proc;
+        this.undecidedGraceNanos = undecidedGraceNanos;
     }
 
     synchronized void add(final String id, final long pid) {
@@ -63,6 +77,23 @@ final class LaunchTrees {
             out = collect(id, root);
         }
         return out;
+    }
+
+    /**
+     * Whether launch {@code id} has ended: no process of it is left, and no process that could still turn out to be one
+     * of it (its environment not readable yet) is younger than {@link #UNDECIDED_GRACE_NANOS}. An unknown id has ended.
+     */
+    synchronized boolean ended(final String id) {
+        if (!processes(id).isEmpty()) {
+            return false;
+        }
+        long now = System.nanoTime();
+        for (long since : undecided.values()) {
+            if (now - since < undecidedGraceNanos) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private List<Long> collect(final String id, final long root) {
@@ -91,7 +122,7 @@ final class LaunchTrees {
 
     /** Forgets launches none of whose processes lives any more. */
     synchronized void prune() {
-        roots.keySet().removeIf(id -> processes(id).isEmpty());
+        roots.keySet().removeIf(this::ended);
     }
 
     synchronized int size() {
@@ -99,7 +130,9 @@ final class LaunchTrees {
     }
 
     private void addTree(final long pid, final Set<Long> out) {
-        if (proc.stat(pid).isEmpty()) {
+        // a zombie has ended: where nothing reaps orphans (an agent that is a container's PID 1) it would keep its
+        // launch, and a guard on it, alive until the block's end
+        if (proc.stat(pid).filter(s -> s.state() != 'Z').isEmpty()) {
             return;
         }
         out.add(pid);
@@ -118,14 +151,18 @@ final class LaunchTrees {
             return false; // keeps the last scan: a launch is not forgotten because /proc could not be listed once
         }
         Map<Long, String> next = new HashMap<>();
+        Map<Long, Long> stillUndecided = new HashMap<>();
         for (long pid : pids) {
             String known = marks.get(pid);
             String mark = known != null ? known : markOf(pid);
             if (mark != null) {
                 next.put(pid, mark);
+            } else {
+                stillUndecided.put(pid, undecided.getOrDefault(pid, at));
             }
         }
         marks = next;
+        undecided = stillUndecided;
         return true;
     }
 
@@ -133,7 +170,7 @@ final class LaunchTrees {
      * The launch id in the process's environment; "" when it has none or may not be read (another user's process);
      * null when it cannot be told yet, so that the next scan reads it again: an empty environment is what a process
      * shows while it execs (a shell step's script, seen in that window on a slow CPU, was never found again) or once it
-     * is a zombie; only a kernel thread's is empty for good.
+     * is a zombie (told apart here: a zombie has ended); only a kernel thread's is empty for good.
      */
     private String markOf(final long pid) {
         byte[] env;
@@ -145,7 +182,7 @@ final class LaunchTrees {
             return null;
         }
         if (env.length == 0) {
-            return proc.stat(pid).map(s -> s.ppid() == KTHREADD || pid == KTHREADD ? "" : null).orElse(null);
+            return proc.stat(pid).map(s -> s.ppid() == KTHREADD || pid == KTHREADD || s.state() == 'Z' ? "" : null).orElse(null);
         }
         int start = 0;
         for (int i = 0; i <= env.length; i++) {

@@ -40,7 +40,7 @@ class GuardedLaunchITest {
 
     private final ProcFs proc = ProcFs.system();
     private final List<Process> started = new ArrayList<>();
-    private final List<Long> orphans = new ArrayList<>();
+    private final List<String> orphanTags = new ArrayList<>();
     private HandshakeRegistry registry;
 
     @BeforeEach
@@ -51,7 +51,8 @@ class GuardedLaunchITest {
     @AfterEach
     void tearDown() throws InterruptedException {
         registry.close();
-        orphans.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+        // every process of the loops, also the shell behind a `timeout` that a SIGKILL of the timeout leaves running
+        orphanTags.forEach(tag -> tagged(tag).forEach(ProcessHandle::destroyForcibly));
         for (Process p : started) {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
@@ -81,18 +82,31 @@ class GuardedLaunchITest {
         }
     }
 
-    /** The busy child a shell step leaves behind: its launch's shell exits at once, the loop is re-parented away. */
-    private long orphanOf(final Process shell) throws InterruptedException {
+    /**
+     * A busy loop a shell step leaves behind, named by {@code tag} (one per test: a loop a failed test left must not be
+     * taken for the next test's): its launch's shell exits at once, the loop is re-parented away.
+     */
+    private static String orphanLoop(final String tag) {
+        return "/bin/sh -c ': " + tag + "; " + BUSY + "'";
+    }
+
+    /** The shell running the loop {@code tag} (not a `timeout` in front of it, whose arguments name it too). */
+    private long orphanOf(final Process shell, final String tag) throws InterruptedException {
         assertThat(shell.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        orphanTags.add(tag);
         long[] found = new long[1];
         await(() -> {
-            found[0] = ProcessHandle.allProcesses().filter(h -> h.info().arguments().map(a -> String.join(" ", a)
-                    .contains("orphan-loop")).orElse(false)).mapToLong(ProcessHandle::pid).findFirst().orElse(0);
+            found[0] = tagged(tag).filter(h -> h.info().arguments().map(a -> a.length > 1 && a[0].equals("-c"))
+                    .orElse(false)).mapToLong(ProcessHandle::pid).findFirst().orElse(0);
             return found[0] != 0;
         }, 30_000);
         assertThat(found[0]).as("the background loop runs").isPositive();
-        orphans.add(found[0]);
         return found[0];
+    }
+
+    private static java.util.stream.Stream<ProcessHandle> tagged(final String tag) {
+        return ProcessHandle.allProcesses().filter(h -> h.info().arguments().map(a -> String.join(" ", a)
+                .contains(": " + tag + ";")).orElse(false));
     }
 
     private String classAndNice(final long pid) {
@@ -105,7 +119,8 @@ class GuardedLaunchITest {
         CgroupSystem cgroups = WritableCgroups.orSkip();
         Process compile = launch(prepare("compile-block"), BUSY);
         // as a Jenkins shell step does: the launched shell exits, its loop runs on with the launch's marker only
-        long background = orphanOf(launch(prepare("compile-block"), "(exec /bin/sh -c ': orphan-loop; " + BUSY + "') &"));
+        long background = orphanOf(launch(prepare("compile-block"), "(exec " + orphanLoop("compile-loop") + ") &"),
+                "compile-loop");
         Process outsider = new ProcessBuilder("taskset", "-c", "0", "/bin/sh", "-c", BUSY)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         started.add(outsider);
@@ -163,14 +178,13 @@ class GuardedLaunchITest {
         PreparedLaunch tests = prepare("tests-block");
         registry.guard(tests.id(), "tests #8", "tests");
         // as durable-task's sh: the launched shell returns at once, the script runs on, re-parented, until the test ends it
-        Process shell = launch(tests, "(exec timeout 120 /bin/sh -c ': orphan-loop; " + BUSY + "') &");
-        long script = orphanOf(shell);
+        Process shell = launch(tests, "(exec timeout 120 " + orphanLoop("script-loop") + ") &");
+        long script = orphanOf(shell, "script-loop");
 
         await(() -> !cgroups.cpuCgroupOf(compile.pid()).equals(home), 30_000);
         assertThat(cgroups.cpuCgroupOf(compile.pid())).as("the guard outlived the launched shell and acted for its script")
                 .startsWith("/schedpolicy-");
-        ProcessHandle.allProcesses().filter(h -> h.info().arguments().map(a -> String.join(" ", a).contains("orphan-loop"))
-                .orElse(false)).forEach(ProcessHandle::destroy);
+        tagged("script-loop").forEach(ProcessHandle::destroy);
         await(() -> ProcessHandle.of(script).isEmpty(), 30_000);
         await(() -> cgroups.cpuCgroupOf(compile.pid()).equals(home), 20_000);
         assertThat(cgroups.cpuCgroupOf(compile.pid())).as("put back once the script ended").isEqualTo(home);

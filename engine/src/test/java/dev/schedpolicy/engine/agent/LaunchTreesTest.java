@@ -53,4 +53,52 @@ class LaunchTreesTest {
         Thread.sleep(TimeUnit.NANOSECONDS.toMillis(LaunchTrees.MARK_SCAN_NANOS) + 50);
         assertThat(trees.processes("hs-1")).containsExactly(100L);
     }
+
+    @Test
+    void shouldCountAZombieAsEndedSoThatItsLaunchEnds(@TempDir final Path root) throws Exception {
+        process(root, 100, 1, LaunchMarks.MARKER + "=hs-1\0");
+        process(root, 200, 1, LaunchMarks.MARKER + "=hs-1\0");
+        LaunchTrees trees = new LaunchTrees(new ProcFs(root));
+        trees.add("hs-1", 100);
+        assertThat(trees.processes("hs-1")).containsExactlyInAnyOrder(100L, 200L);
+        // both ended, and nothing reaps them (an agent that is its container's PID 1): the kernel shows them as zombies
+        for (long pid : new long[] {100, 200}) {
+            Path stat = root.resolve(pid + "/stat");
+            Files.writeString(stat, Files.readString(stat).replace(" (sh) S ", " (sh) Z "));
+            Files.writeString(root.resolve(pid + "/environ"), "");
+        }
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(LaunchTrees.MARK_SCAN_NANOS) + 50);
+        assertThat(trees.processes("hs-1")).as("a launch of zombies has ended").isEmpty();
+    }
+
+    @Test
+    void shouldNotEndALaunchWhileAProcessThatMayBeItsScriptIsStillInExec(@TempDir final Path root) throws Exception {
+        LaunchTrees trees = new LaunchTrees(new ProcFs(root), TimeUnit.SECONDS.toNanos(1));
+        process(root, 100, 1, LaunchMarks.MARKER + "=hs-1\0");
+        trees.add("hs-1", 100);
+        assertThat(trees.ended("hs-1")).isFalse();
+        // the launched shell exits at once; its script, re-parented, is in exec: no environment to read yet
+        delete(root.resolve("100"));
+        process(root, 200, 1, "");
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(LaunchTrees.MARK_SCAN_NANOS) + 50);
+        assertThat(trees.processes("hs-1")).isEmpty();
+        assertThat(trees.ended("hs-1")).as("not ended while the process in exec may be its script").isFalse();
+
+        Files.writeString(root.resolve("200/environ"), LaunchMarks.MARKER + "=hs-1\0");
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(LaunchTrees.MARK_SCAN_NANOS) + 50);
+        assertThat(trees.processes("hs-1")).as("it was").containsExactly(200L);
+        delete(root.resolve("200"));
+        // a process that never shows an environment (started with none) holds an end up for the grace only
+        process(root, 300, 1, "");
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(LaunchTrees.MARK_SCAN_NANOS) + 50);
+        assertThat(trees.ended("hs-1")).isFalse();
+        Thread.sleep(1_100);
+        assertThat(trees.ended("hs-1")).isTrue();
+    }
+
+    private static void delete(final Path dir) throws IOException {
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
 }

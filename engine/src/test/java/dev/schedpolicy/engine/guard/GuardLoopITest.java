@@ -12,8 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +38,8 @@ class GuardLoopITest {
     /** A loop that says what it is in its own arguments: a shell forked for `sleep` is also "sh" until it execs. */
     private static final String CHILD_LOOP = ": child-loop; " + BUSY;
     private final ProcFs proc = ProcFs.system();
+    @TempDir
+    Path state;
     private final List<Process> started = new ArrayList<>();
 
     @AfterEach
@@ -151,10 +155,13 @@ class GuardLoopITest {
     @Test
     void shouldPutSchedIdleBackExactlyAlsoOnChildrenBornWhileLowered() throws Exception {
         assumeThat(JnaKernel.get().geteuid()).as("SCHED_IDLE can be left only with root's rights").isZero();
-        // a batch-class nice-5 loop that starts a child loop after 1 s, and an idle-class loop the guard must not touch
-        // on CPU 0, so that this JVM keeps CPU 1 however slow the machine
+        // a batch-class nice-5 loop that starts a child loop once told to (a file appears: a fixed delay ran out before
+        // the lowering on an emulated CPU, so the child was born batch), and an idle-class loop the guard must not
+        // touch; on CPU 0, so that this JVM keeps CPU 1 however slow the machine
+        Path go = Files.createTempFile(state, "go", "");
+        Files.delete(go);
         Process parent = start("taskset", "-c", "0", "chrt", "--batch", "0", "nice", "-n", "5", "/bin/sh", "-c",
-                "sleep 1; /bin/sh -c '" + CHILD_LOOP + "' & " + BUSY);
+                "while [ ! -e " + go + " ]; do sleep 0.05; done; /bin/sh -c '" + CHILD_LOOP + "' & " + BUSY);
         Process alreadyIdle = start("taskset", "-c", "0", "chrt", "--idle", "0", "/bin/sh", "-c", BUSY);
         // lowered only once taskset, chrt and nice have exec'd into the shell: chrt sets the class itself, after us
         await(() -> policyAndNice(parent.pid()).equals("3 5") && isShell(parent.pid()), 30_000);
@@ -164,7 +171,8 @@ class GuardLoopITest {
 
         Lowering.Lowered lowered = lowering.lower(new Competitor(parent.pid(), "sh"));
         assertThat(policyAndNice(parent.pid())).as("SCHED_IDLE (the kernel may keep the nice value beside it)").startsWith("5 ");
-        await(() -> loopChild(parent.pid()) > 0, 5_000);
+        Files.createFile(go);
+        await(() -> loopChild(parent.pid()) > 0, 30_000);
         long child = loopChild(parent.pid());
         assertThat(child).as("the child loop started").isPositive();
         assertThat(policyAndNice(child)).as("born while lowered: inherits SCHED_IDLE").startsWith("5 ");
