@@ -6,10 +6,11 @@
 # (a note, not a check: the machine may be busy). Then the administrator's rule by stage name (guardStages '(?i)test'):
 # job 'stage-tests', allowed, runs the same work in a stage 'Test' with no withSchedGuard beside the same hog: PASS when
 # the stage gets one guard line that says it acted, the hog's loops sat in the guard's idle group meanwhile, and the
-# build page shows the stage's block. Last, freestyle: job 'fs-tests', allowed, runs the same work under the build
-# wrapper "Guard this build's steps" beside the same hog: the same checks. Then, with the global default 'idle', job
-# 'floor-tests' shows the default is no floor for a guarded step: its plain sh runs idle, its withSchedGuard sh and its
-# sh in stage 'Test' (the rule) run normal at nice 0, as the kernel reports them to the scripts.
+# build page shows the stage's block. Then freestyle: job 'fs-tests', allowed, runs the same work under the build
+# wrapper "Guard this build's steps" beside the same hog: the same checks. The hog, stopped, says in one console line
+# that it yielded to three builds of other jobs, and its page and api/json name them. Then, with the global default
+# 'idle', job 'floor-tests' shows the default is no floor for a guarded step: its plain sh runs idle, its
+# withSchedGuard sh and its sh in stage 'Test' (the rule) run normal at nice 0, as the kernel reports them to the scripts.
 GUARD_EVENTS=${GUARD_EVENTS:-6000}
 groovy "def c = dev.schedpolicy.jenkins.SchedPolicyConfiguration.get(); c.setMeasureAllSteps(true); c.setGuardJobs('tests|stage-tests|fs-tests|floor-tests');
 Jenkins.get().setNumExecutors(3); println 'ok'" >>"$OUT/checks.log"
@@ -58,6 +59,7 @@ SEEN="$OUT/guard-hog-groups.txt"
 sample_groups "$SEEN"
 run_build tests
 stop_sampling
+TESTS_GUARDED=$BUILD
 GUARDED=$(guard_seconds)
 GUARDED_CONSOLE=$CONSOLE
 check "guard: 'tests' beside the hog: SUCCESS, exactly one guard line, saying it acted and lowered another launch, all put back" \
@@ -115,13 +117,26 @@ guarded_beside_hog() {
   check "guard: the hog's loops are back in their own groups after $what ended" wait_for 2 back_home
 }
 guarded_beside_hog stage-tests "stage 'Test' of 'stage-tests' (no withSchedGuard)" guard-stage-build
-STAGED=$GUARDED_SECONDS
+STAGED=$GUARDED_SECONDS STAGE_BUILD=$BUILD
 guarded_beside_hog fs-tests "freestyle 'fs-tests' (Guard this build's steps)" guard-freestyle-build
-FREESTYLE=$GUARDED_SECONDS
+FREESTYLE=$GUARDED_SECONDS FS_BUILD=$BUILD
 
 jpost "job/hog/$HOG/stop" -o /dev/null
 wait_build hog "$HOG" 60 >/dev/null
 for p in $HOG_PIDS; do kill "$p" 2>/dev/null; done
+# the lowered build is told: one console line at its end (guarding builds of other jobs counted, never named), and on
+# its page and api/json the guarding builds this viewer may read, each with its time
+finished_console_of hog "$HOG"
+check "guard: the lowered 'hog' says once, at its end, that it yielded to the 3 guarded builds of other jobs, naming none" \
+  bash -c "test \$(grep -c '^\[schedpolicy\] yielded ' '$CONSOLE') = 1 && grep -qE '^\[schedpolicy\] yielded for [0-9.]+ s in all \([0-9]+ times\) to guarded steps of 3 other builds \([0-9.]+ s\); details on the build page$' '$CONSOLE'"
+note "hog: $(grep '^\[schedpolicy\] yielded ' "$CONSOLE")"
+YIELD_JSON=$(jcurl -g "$J/job/hog/$HOG/api/json?tree=actions[yieldedSeconds,yieldedTimes,yieldedTo,line]")
+yielded_to=$(json_get "[t.split(' (')[0] for a in d['actions'] for t in a.get('yieldedTo', [])]" <<<"$YIELD_JSON")
+check "guard: 'hog' api/json names the builds it yielded to, each with its time (nothing restricts this viewer): $yielded_to" \
+  test "$yielded_to" = "['tests #$TESTS_GUARDED', 'stage-tests #$STAGE_BUILD', 'fs-tests #$FS_BUILD']"
+check "guard: 'hog' build page shows what it yielded" \
+  grep -q 'class="schedpolicy-yielded-line">yielded for ' <<<"$(jcurl "$J/job/hog/$HOG/")"
+shot "job/hog/$HOG/" guard-yielded-build
 kept() { python3 -c "import sys; a, b = float(sys.argv[1] or 0), float(sys.argv[2] or 0); print(f'{100 * a / b:.0f}%' if a and b else 'n/a')" "$1" "$2"; }
 note "speed 'tests' kept beside two busy loops on its CPU (busy machine, not a figure to quote): guarded $(kept "$ALONE" "$GUARDED")" \
   "($ALONE s alone, $GUARDED s guarded), unguarded $(kept "$ALONE" "$UNGUARDED") ($UNGUARDED s), guarded by stage name" \

@@ -63,12 +63,20 @@ final class GuardedSteps {
      * @param summary     the agents' records together
      * @param unreachable the nodes that did not answer (their launches' figures are not in the summary)
      */
-    record Finished(GuardSummary summary, List<String> unreachable) {
+    record Finished(GuardSummary summary, List<String> unreachable, List<Yield> yields) {
+        Finished(final GuardSummary summary, final List<String> unreachable) {
+            this(summary, unreachable, List.of());
+        }
+
         /** The block's line for a reader who may read the jobs {@code mayName} accepts. */
         String line(final Predicate<String> mayName) {
             String line = summary.line(mayName);
             return unreachable.isEmpty() ? line : line + " (no answer from node " + String.join(", ", unreachable) + ")";
         }
+    }
+
+    /** A launch on {@code node} that the block's guards lowered, for how long and how many times. */
+    record Yield(String node, String launch, long millis, int times) {
     }
 
     /** Whether a launch of the block or stage {@code key} reached its agent's guard and the block has not ended yet. */
@@ -78,7 +86,8 @@ final class GuardedSteps {
 
     /**
      * Ends the block or stage {@code key} of {@code run}: its one console line, which names launches of the build's own job
-     * only (whoever reads this build reads its console), and its entry on the build's page.
+     * only (whoever reads this build reads its console), its entry on the build's page, and, for each build whose launches
+     * it lowered, what they yielded ({@link YieldBuildAction}).
      */
     static void end(final String key, final Run<?, ?> run, final PrintStream log) throws InterruptedException {
         end(key, run, log, true);
@@ -90,6 +99,12 @@ final class GuardedSteps {
         String job = run.getParent().getFullName();
         log.println(Messages.Console_line(finished.line(job::equals)));
         GuardBuildAction.add(run, finished, save);
+        for (Yield y : finished.yields()) {
+            Run<?, ?> lowered = LaunchRuns.of(y.node(), y.launch());
+            if (lowered != null) {
+                YieldBuildAction.credit(lowered, run, y.millis(), y.times());
+            }
+        }
     }
 
     /** Ends the block {@code key}: its guards' records from every agent its launches ran on. */
@@ -100,6 +115,7 @@ final class GuardedSteps {
             byNode.computeIfAbsent(l[0], k -> new ArrayList<>()).add(l[1]);
         }
         List<GuardRecord> records = new ArrayList<>();
+        List<Yield> yields = new ArrayList<>();
         List<String> unreachable = new ArrayList<>();
         for (Map.Entry<String, List<String>> e : byNode.entrySet()) {
             Node node = e.getKey().isEmpty() ? Jenkins.get() : Jenkins.get().getNode(e.getKey());
@@ -110,11 +126,14 @@ final class GuardedSteps {
                     unreachable.add(e.getKey());
                     continue;
                 }
-                records.addAll(channel.call(new AgentCalls.CollectGuards(e.getValue(), COLLECT_WAIT_SECONDS)));
+                for (GuardRecord r : channel.call(new AgentCalls.CollectGuards(e.getValue(), COLLECT_WAIT_SECONDS))) {
+                    records.add(r);
+                    r.yields().forEach(y -> yields.add(new Yield(e.getKey(), y.launch(), y.millis(), y.times())));
+                }
             } catch (IOException | RuntimeException ex) {
                 unreachable.add(e.getKey());
             }
         }
-        return new Finished(GuardSummary.of(records), List.copyOf(unreachable));
+        return new Finished(GuardSummary.of(records), List.copyOf(unreachable), List.copyOf(yields));
     }
 }

@@ -11,7 +11,8 @@ import org.jenkinsci.plugins.workflow.graph.FlowEndNode;
 import org.jenkinsci.plugins.workflow.graph.FlowNode;
 
 /**
- * Collects a Pipeline build's measured launches when its flow ends, before the build says it finished. A Pipeline run
+ * Collects a Pipeline build's measured launches when its flow ends, before the build says it finished, and says what
+ * its launches yielded to guarded steps ({@link YieldBuildAction}). A Pipeline run
  * reports {@code building: false} before it calls {@code RunListener.onCompleted}, so a client that read the figures
  * as soon as the build had finished found none on a slow controller. The flow's listeners from extensions run, in
  * the same thread, before the run's own listener finishes it.
@@ -29,6 +30,8 @@ public class MeasureAtFlowEnd implements GraphListener.Synchronous {
             Queue.Executable executable = node.getExecution().getOwner().getExecutable();
             if (executable instanceof Run<?, ?> run) {
                 MeasuredLaunches.collectAtEnd(run);
+                // said here, not when the run completes: a Pipeline's console has said "Finished" by then
+                YieldBuildAction.sayAtEnd(run, node.getExecution().getOwner().getListener());
             }
         } catch (IOException | RuntimeException e) {
             LOGGER.log(Level.WARNING, "cannot collect the measured launches at the end of " + node.getExecution(), e);

@@ -69,6 +69,7 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
         }
         try {
             PreparedLaunch prepared = prepare(channel, effective, cmds, starter.envs());
+            LaunchRuns.record(effective.node(), prepared.id(), LaunchBuilds.of(effective.runId()));
             MeasuredLaunches.measure(channel, effective, prepared, getListener().getLogger());
             GuardedSteps.guard(channel, effective, prepared, getListener().getLogger());
             starter.cmds(prepared.command(cmds));

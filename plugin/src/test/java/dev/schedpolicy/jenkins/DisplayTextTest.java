@@ -74,7 +74,7 @@ class DisplayTextTest {
                 "WithSchedGuardStep/config.jelly", "SchedPolicyWrapper/config.jelly", "FleetLink/index.jelly",
                 "FleetAgentView/index.jelly", "BenchmarkViewModel/index.jelly", "BenchmarkBuildAction/summary.jelly",
                 "MeasureBuildAction/summary.jelly", "MeasureBuildAction/rows.jelly", "MeasureBuildAction/index.jelly",
-                "GuardBuildAction/summary.jelly")) {
+                "GuardBuildAction/summary.jelly", "YieldBuildAction/summary.jelly")) {
             assertThat(wordsWrittenInto(Files.readString(VIEWS.resolve(view), StandardCharsets.UTF_8)))
                     .as("words written into " + view).isEmpty();
         }

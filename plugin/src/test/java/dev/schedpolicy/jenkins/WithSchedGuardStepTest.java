@@ -95,11 +95,29 @@ class WithSchedGuardStepTest {
             assertThat(block.getLoweredLaunches()).isEqualTo(1);
             assertThat(block.getWaitSeconds()).isGreaterThanOrEqualTo(block.getWaitUnloweredSeconds());
         });
+        // the lowered build is told: one line at its end, which names no build of another job, and its page
+        List<String> hogLog = hog.getLog(1000);
+        assertThat(count(hogLog, "[schedpolicy] yielded ")).as(String.join("\n", hogLog)).isEqualTo(1);
+        assertThat(hogLog).anySatisfy(l -> assertThat(l).matches("\\[schedpolicy\\] yielded for [0-9.]+ s in all \\([0-9]+"
+                + " times?\\) to guarded steps of 1 other build \\([0-9.]+ s\\); details on the build page"));
+        hog.reload();
+        YieldBuildAction yielded = hog.getAction(YieldBuildAction.class);
+        assertThat(yielded.getYieldedTimes()).isPositive();
+        assertThat(yielded.getYieldedSeconds()).isPositive();
+
         j.jenkins.setSecurityRealm(j.createDummySecurityRealm());
         j.jenkins.setAuthorizationStrategy(new MockAuthorizationStrategy()
-                .grant(Jenkins.READ).everywhere().to("alice", "admin")
+                .grant(Jenkins.READ).everywhere().to("alice", "bob", "admin")
                 .grant(Item.READ).onItems(b.getParent()).to("alice")
+                .grant(Item.READ).onItems(hog.getParent()).to("bob")
                 .grant(Jenkins.ADMINISTER).everywhere().to("admin"));
+        String hogApi = hog.getUrl() + "api/json?tree=actions[yieldedTo,line]";
+        JenkinsRule.WebClient bob = j.createWebClient().login("bob");
+        assertThat(json(bob, hogApi)).doesNotContain("tests").contains("\"yieldedTo\":[\"1 other build (");
+        assertThat(j.createWebClient().login("admin").goTo(hogApi, "application/json").getWebResponse().getContentAsString())
+                .contains("\"yieldedTo\":[\"tests #1 (");
+        assertThat(bob.getPage(hog).getElementById("schedpolicy-yielded").asNormalizedText())
+                .contains("to guarded steps of 1 other build (").doesNotContain("tests");
         String api = b.getUrl() + "api/json?tree=actions[guardedBlocks[lowered,line,actions]]";
         JenkinsRule.WebClient admin = j.createWebClient().login("admin");
         JenkinsRule.WebClient alice = j.createWebClient().login("alice");

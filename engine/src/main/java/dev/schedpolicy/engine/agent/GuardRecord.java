@@ -33,6 +33,7 @@ public final class GuardRecord implements Serializable {
     private final ArrayList<Long> loweredPids = new ArrayList<>();
     private final ArrayList<String> loweredLaunches = new ArrayList<>();
     private final ArrayList<Integer> loweredTimes = new ArrayList<>();
+    private final ArrayList<Long> loweredMillis = new ArrayList<>();
     private final LinkedHashMap<String, String> owners;
     private final LinkedHashMap<String, String> labels;
 
@@ -50,6 +51,7 @@ public final class GuardRecord implements Serializable {
             loweredPids.add(l.competitor().pid());
             loweredLaunches.add(launchOf.getOrDefault(l.competitor().pid(), ""));
             loweredTimes.add(l.times());
+            loweredMillis.add(l.millis());
         }
         this.owners = new LinkedHashMap<>(owners);
         this.labels = new LinkedHashMap<>(labels);
@@ -106,6 +108,34 @@ public final class GuardRecord implements Serializable {
     public int timesOf(final long pid) {
         int i = loweredPids.indexOf(pid);
         return i < 0 ? 0 : loweredTimes.get(i);
+    }
+
+    /** How long the guard kept the process {@code pid} lowered, all its times together (0: not one of its). */
+    public long millisOf(final long pid) {
+        int i = loweredPids.indexOf(pid);
+        return i < 0 ? 0 : loweredMillis.get(i);
+    }
+
+    /** What one lowered launch of this agent gave up for the guarded launch: how long it was lowered, how many times. */
+    public record LaunchYield(String launch, long millis, int times) {
+    }
+
+    /**
+     * Per lowered launch of a known id, how long and how many times it yielded: its processes were lowered together, so
+     * the longest of them is the launch's time (a process of no known launch is left out: no build is told of it).
+     */
+    public List<LaunchYield> yields() {
+        Map<String, LaunchYield> byLaunch = new LinkedHashMap<>();
+        for (int i = 0; i < loweredPids.size(); i++) {
+            String launch = loweredLaunches.get(i);
+            if (launch.isEmpty()) {
+                continue;
+            }
+            LaunchYield y = new LaunchYield(launch, loweredMillis.get(i), loweredTimes.get(i));
+            byLaunch.merge(launch, y, (a, b) -> new LaunchYield(launch, Math.max(a.millis(), b.millis()),
+                    Math.max(a.times(), b.times())));
+        }
+        return List.copyOf(byLaunch.values());
     }
 
     /** The full name of the job the launch belongs to, "" when not known. */

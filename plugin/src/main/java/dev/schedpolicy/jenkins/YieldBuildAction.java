@@ -1,0 +1,121 @@
+package dev.schedpolicy.jenkins;
+
+import dev.schedpolicy.engine.agent.YieldLedger;
+import hudson.model.Run;
+import hudson.model.TaskListener;
+import java.io.IOException;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import jenkins.model.RunAction2;
+import jenkins.util.Timer;
+import org.kohsuke.stapler.export.Exported;
+import org.kohsuke.stapler.export.ExportedBean;
+
+/**
+ * What a build's launches yielded to guarded steps ({@code withSchedGuard}, the stage rule, the freestyle wrapper) of
+ * other builds on the same agents: kept in build.xml, shown on the build page (summary.jelly) and in its
+ * {@code api/json}, and said in one console line at the build's end. The guarding builds are named only where the
+ * viewer may read their job ({@link Readers}); the console, read by whoever reads this build, names those of its own job.
+ */
+@ExportedBean
+public class YieldBuildAction implements RunAction2 {
+    private static final Logger LOGGER = Logger.getLogger(YieldBuildAction.class.getName());
+
+    private final YieldLedger ledger = new YieldLedger();
+    /** Whether the build's console said it (at the end of its flow or build). */
+    private boolean said;
+    private transient Run<?, ?> run;
+
+    /**
+     * Tells {@code lowered} that a guard of {@code guarding} kept one of its launches lowered for {@code millis}, {@code
+     * times} times. Saved in the background: a Pipeline's save waits for its program's thread, and this runs at another
+     * build's block end.
+     */
+    static void credit(final Run<?, ?> lowered, final Run<?, ?> guarding, final long millis, final int times) {
+        YieldBuildAction a;
+        synchronized (lowered) {
+            a = lowered.getAction(YieldBuildAction.class);
+            if (a == null) {
+                a = new YieldBuildAction();
+                lowered.addAction(a);
+            }
+        }
+        a.ledger.add(guarding.getParent().getFullName(), guarding.getFullDisplayName(), millis, times);
+        Timer.get().execute(() -> {
+            try {
+                lowered.save();
+            } catch (IOException e) {
+                LOGGER.log(Level.WARNING, "cannot save what " + lowered + " yielded", e);
+            }
+        });
+    }
+
+    /** The build's one console line, at its end, if its launches yielded; names guarding builds of its own job only. */
+    static void sayAtEnd(final Run<?, ?> run, final TaskListener listener) {
+        YieldBuildAction a = run.getAction(YieldBuildAction.class);
+        if (a == null) {
+            return;
+        }
+        synchronized (a) {
+            if (a.said || a.ledger.isEmpty()) {
+                return;
+            }
+            a.said = true;
+        }
+        String job = run.getParent().getFullName();
+        listener.getLogger().println(Messages.Console_yielded(a.ledger.line(job::equals)));
+    }
+
+    @Exported
+    public double getYieldedSeconds() {
+        return ledger.millis() / 1000.0;
+    }
+
+    @Exported
+    public int getYieldedTimes() {
+        return ledger.times();
+    }
+
+    /** The guarding builds with their times: names of jobs the viewer may read, then the others added up. */
+    @Exported
+    public List<String> getYieldedTo() {
+        return ledger.names(Readers::mayRead);
+    }
+
+    /** The line as this viewer may read it. */
+    @Exported
+    public String getLine() {
+        return ledger.line(Readers::mayRead);
+    }
+
+    public Run<?, ?> getRun() {
+        return run;
+    }
+
+    @Override
+    public void onAttached(final Run<?, ?> r) {
+        this.run = r;
+    }
+
+    @Override
+    public void onLoad(final Run<?, ?> r) {
+        this.run = r;
+    }
+
+    /** No side-panel link: shown in the build page's summary. */
+    @Override
+    public String getIconFileName() {
+        return null;
+    }
+
+    @Override
+    public String getDisplayName() {
+        return Messages.Page_yielded();
+    }
+
+    @Override
+    public String getUrlName() {
+        return null;
+    }
+}
