@@ -1,5 +1,6 @@
 package dev.schedpolicy.cli;
 
+import dev.schedpolicy.engine.guard.GuardHomes;
 import dev.schedpolicy.engine.guard.GuardLoop;
 import dev.schedpolicy.engine.guard.GuardSettings;
 import dev.schedpolicy.engine.guard.Lowerings;
@@ -38,7 +39,7 @@ final class GuardedRun implements AutoCloseable {
      * processes (then the command runs unguarded, as it would without the option).
      */
     static GuardedRun start(final long pid, final LaunchConfig config, final GuardSettings settings, final PrintWriter err) {
-        Lowerings lowerings = Lowerings.available(config.kernel(), config.proc());
+        Lowerings lowerings = Lowerings.available(config.kernel(), config.proc(), GuardHomes.in(config));
         if (lowerings.none()) {
             err.println("schedpolicy: guard: nothing here can lower other processes (" + String.join("; ", lowerings.missing())
                     + "): the command runs unguarded");

@@ -63,6 +63,53 @@ class RunGuardITest {
         assertThat(Path.of("/sys/fs/cgroup/cpu" + during)).as("the guard's group is gone").doesNotExist();
     }
 
+    @Test
+    void shouldSendHomeWhatAKilledGuardLeftLoweredWhenTheNextGuardStarts() throws Exception {
+        assumeThat(Files.isWritable(Path.of("/sys/fs/cgroup/cpu/cgroup.procs"))
+                || Files.isWritable(Path.of("/sys/fs/cgroup/cgroup.procs")))
+                .as("needs root on a writable cpu cgroup hierarchy (the development machine and CI have one)").isTrue();
+        assumeThat(Files.isExecutable(Path.of("/usr/bin/unshare"))).as("util-linux unshare").isTrue();
+        String first = quoted(CliRunner.local().schedpolicy("run", "--guard", "--", "taskset", "-c", "0", "sh", "-c",
+                ": guarded-loop; while :; do :; done"));
+        String next = quoted(CliRunner.local().schedpolicy("run", "--guard", "--", "true"));
+        String script = String.join("\n",
+                "taskset -c 0 setsid sh -c 'while :; do :; done' & a=$!",
+                "taskset -c 0 setsid sh -c 'while :; do :; done' & b=$!",
+                "sleep 0.5",
+                "echo \"before $(cat /proc/$a/cgroup | tr '\\n' ' ')\"",
+                first + " 2>/dev/null & g=$!",
+                "for i in $(seq 600); do grep -q '/schedpolicy-' /proc/$a/cgroup && grep -q '/schedpolicy-' /proc/$b/cgroup && break;"
+                        + " sleep 0.1; done",
+                // the guard's JVM killed as an agent is: nothing of it runs to put the loops back
+                "kill -9 $g; wait $g; sleep 0.5",
+                "echo \"killed $(cat /proc/$a/cgroup | tr '\\n' ' ')\"",
+                "pkill -f guarded-loop",
+                next,
+                "echo \"status $?\"",
+                "echo \"afterA $(cat /proc/$a/cgroup | tr '\\n' ' ')\"",
+                "echo \"afterB $(cat /proc/$b/cgroup | tr '\\n' ' ')\"",
+                "kill $a $b; wait");
+        CliRunner.Result r = CliRunner.exec(List.of("unshare", "--pid", "--fork", "--mount-proc", "bash", "-c", script));
+
+        String killed = cpuGroup(line(r.out(), "killed"));
+        assertThat(killed).as("lowered when the guard was killed: " + r.out() + r.err()).startsWith("/schedpolicy-");
+        assertThat(r.out()).contains("status 0");
+        String home = line(r.out(), "before").substring("before ".length());
+        assertThat(line(r.out(), "afterA")).as("back where it was, in every hierarchy").isEqualTo("afterA " + home);
+        assertThat(line(r.out(), "afterB")).as("back where it was, in every hierarchy").isEqualTo("afterB " + home);
+        assertThat(Path.of("/sys/fs/cgroup/cpu" + killed)).as("the killed guard's group is gone").doesNotExist();
+        assertThat(dev.schedpolicy.engine.launch.LaunchConfig.defaults().stateDir().resolve("guard-homes")
+                .resolve(Path.of(killed).getFileName() + ".homes")).as("its homes are forgotten").doesNotExist();
+    }
+
+    private static String quoted(final List<String> argv) {
+        List<String> out = new ArrayList<>();
+        for (String a : argv) {
+            out.add("'" + a.replace("'", "'\\''") + "'");
+        }
+        return String.join(" ", out);
+    }
+
     private static String line(final String out, final String prefix) {
         return out.lines().filter(l -> l.startsWith(prefix + " ")).findFirst().orElse(prefix + " (none)").trim();
     }

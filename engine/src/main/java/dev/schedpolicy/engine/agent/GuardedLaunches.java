@@ -1,5 +1,6 @@
 package dev.schedpolicy.engine.agent;
 
+import dev.schedpolicy.engine.guard.GuardHomes;
 import dev.schedpolicy.engine.guard.GuardLoop;
 import dev.schedpolicy.engine.guard.GuardReport;
 import dev.schedpolicy.engine.guard.GuardSettings;
@@ -83,7 +84,7 @@ final class GuardedLaunches implements AutoCloseable {
     }
 
     private void start(final String id, final String blockKey) {
-        Lowerings lowerings = Lowerings.available(config.kernel(), config.proc());
+        Lowerings lowerings = Lowerings.available(config.kernel(), config.proc(), GuardHomes.in(config));
         if (lowerings.none()) {
             keep(id, new GuardRecord(id, new GuardReport(0, 0, 0, 0, 0, 0, -1, List.of(),
                     List.of("nothing on this agent can lower other processes (" + String.join("; ", lowerings.missing())

@@ -4,6 +4,7 @@ import dev.schedpolicy.engine.buildpage.UnmeasuredLaunches;
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.container.ContainerCommand;
 import dev.schedpolicy.engine.container.ContainerRefusal;
+import dev.schedpolicy.engine.guard.GuardHomes;
 import dev.schedpolicy.engine.guard.GuardSettings;
 import dev.schedpolicy.engine.launch.CgroupGroupProvider;
 import dev.schedpolicy.engine.launch.CpuGroupProvider;
@@ -95,6 +96,12 @@ public final class HandshakeRegistry implements AutoCloseable {
         // a guard ends within a tick of its launch's last process, so what it lowered is back within about 100 ms
         timer.scheduleWithFixedDelay(surviving("ending guards", guards::tick), GUARD_TICK_MILLIS, GUARD_TICK_MILLIS,
                 TimeUnit.MILLISECONDS);
+        // an agent killed while its guards had builds lowered: what they wrote down goes home now, not at the next guard
+        GuardHomes homes = GuardHomes.in(config);
+        if (homes.any()) {
+            timer.execute(surviving("putting back what a killed guard lowered",
+                    () -> homes.restoreStale(CgroupSystem.detect(), config.proc())));
+        }
         // a stopped step's foreground container ends within about a second of its client
         timer.scheduleWithFixedDelay(surviving("ending orphaned containers", clients::endOrphans), 1, 1, TimeUnit.SECONDS);
     }

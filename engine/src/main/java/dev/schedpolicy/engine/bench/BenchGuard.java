@@ -1,10 +1,12 @@
 package dev.schedpolicy.engine.bench;
 
+import dev.schedpolicy.engine.guard.GuardHomes;
 import dev.schedpolicy.engine.guard.GuardLoop;
 import dev.schedpolicy.engine.guard.GuardReport;
 import dev.schedpolicy.engine.guard.GuardSettings;
 import dev.schedpolicy.engine.guard.ListedCompetitors;
 import dev.schedpolicy.engine.guard.Lowerings;
+import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.jna.JnaKernel;
 import dev.schedpolicy.engine.proc.ProcFs;
 import java.util.ArrayList;
@@ -35,7 +37,7 @@ final class BenchGuard implements AutoCloseable {
     /** Guards the victims {@link #watch(long) watched} from now against {@code bg}; unguarded, with why, when nothing here can lower. */
     static BenchGuard start(final Background bg) {
         ProcFs proc = ProcFs.system();
-        Lowerings lowerings = Lowerings.available(JnaKernel.get(), proc);
+        Lowerings lowerings = Lowerings.available(JnaKernel.get(), proc, GuardHomes.in(LaunchConfig.defaults()));
         if (lowerings.none()) {
             return new BenchGuard(null, Set.of(), "guard: nothing here can lower other processes (" + String.join("; ",
                     lowerings.missing()) + "): the row ran unguarded");

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The machine's cgroup layout as one process sees it, and the entry point for cpu groups. Everything is
@@ -189,6 +190,25 @@ public final class CgroupSystem {
                 ? ProcCgroupFile.v1PathOf(content, "cpu") : ProcCgroupFile.v2Path(content);
         return path.orElseThrow(() -> new CgroupException(procCgroup + " names no " + hierarchy.version()
                 + " cgroup for the cpu controller", procCgroup, null));
+    }
+
+    /** The processes in the cpu cgroup {@code cgroupPath} (as /proc/PID/cgroup shows it); empty when it is gone. */
+    public List<Long> pidsIn(final String cgroupPath) {
+        Path procs = requireCpu().dirOf(cgroupPath).resolve("cgroup.procs");
+        if (!files.exists(procs)) {
+            return List.of();
+        }
+        try {
+            return files.readIds(procs);
+        } catch (CgroupException e) {
+            return List.of(); // removed between the check and the read
+        }
+    }
+
+    /** The PID of the process that made the group {@code cgroupPath}, when it is one of ours (schedpolicy-PID-...). */
+    public static OptionalLong creatorOf(final String cgroupPath) {
+        Path dir = Path.of(cgroupPath);
+        return GroupNames.isOurs(dir) ? GroupNames.creatorPid(dir) : OptionalLong.empty();
     }
 
     /** The directory of a cpu cgroup given as /proc/PID/cgroup shows it. */

@@ -23,18 +23,25 @@ public final class IdleGroupLowering implements Lowering {
     private final CgroupSystem system;
     private final ProcFs proc;
     private final Path parent;
+    private final Optional<GuardHomes> homes;
     private CpuCgroup group;
     private boolean idle;
     private Optional<ProcessHome> anyHome = Optional.empty();
 
     public IdleGroupLowering(final CgroupSystem system, final ProcFs proc) {
-        this(system, proc, system.cpuRoot());
+        this(system, proc, system.cpuRoot(), Optional.empty());
     }
 
-    IdleGroupLowering(final CgroupSystem system, final ProcFs proc, final Path parent) {
+    /** One that writes down where each process came from in {@code homes}, so a guard killed meanwhile leaves nothing lowered. */
+    public IdleGroupLowering(final CgroupSystem system, final ProcFs proc, final GuardHomes homes) {
+        this(system, proc, system.cpuRoot(), Optional.of(homes));
+    }
+
+    IdleGroupLowering(final CgroupSystem system, final ProcFs proc, final Path parent, final Optional<GuardHomes> homes) {
         this.system = system;
         this.proc = proc;
         this.parent = parent;
+        this.homes = homes;
     }
 
     @Override
@@ -49,7 +56,8 @@ public final class IdleGroupLowering implements Lowering {
     @Override
     public synchronized Lowered lower(final Competitor competitor) {
         if (group == null) {
-            // an earlier guard that was SIGKILLed left its group: removed here once its processes have ended
+            // an earlier guard that was SIGKILLed left its group: removed here once empty (what it had written down
+            // went home when this guard's lowerings were made: Lowerings.available)
             system.sweepStale(parent);
             try {
                 group = system.createChild(parent, CpuLimits.none().withIdle(true));
@@ -68,6 +76,8 @@ public final class IdleGroupLowering implements Lowering {
         if (home.cpuPath().equals(group.cgroupPath())) {
             throw new IllegalStateException(competitor + " is in the guard's group already");
         }
+        // written down first: a guard killed between the two leaves a line for a process that never moved, which is harmless
+        homes.ifPresent(h -> h.record(group.cgroupPath(), home));
         group.placeProcess(competitor.pid());
         anyHome = Optional.of(home);
         return new Moved(competitor, home);
@@ -109,7 +119,9 @@ public final class IdleGroupLowering implements Lowering {
             });
         }
         group.close();
+        String closed = group.cgroupPath();
         group = null;
+        homes.ifPresent(h -> h.forget(closed));
     }
 
     private final class Moved implements Lowered {

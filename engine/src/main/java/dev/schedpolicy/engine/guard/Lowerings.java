@@ -21,14 +21,19 @@ public record Lowerings(List<Lowering> lowerings, List<String> missing) {
         missing = List.copyOf(missing);
     }
 
-    /** Fresh lowerings (each guard makes and removes its own group). */
-    public static Lowerings available(final Kernel kernel, final ProcFs proc) {
+    /**
+     * Fresh lowerings (each guard makes and removes its own group), writing down in {@code homes} where what they move
+     * came from, so that a guard killed meanwhile leaves nothing lowered once the next one starts.
+     */
+    public static Lowerings available(final Kernel kernel, final ProcFs proc, final GuardHomes homes) {
         List<Lowering> lowerings = new ArrayList<>();
         List<String> why = new ArrayList<>();
         try {
             CgroupSystem cgroups = CgroupSystem.detect();
             cgroups.cpuRoot();
-            lowerings.add(new IdleGroupLowering(cgroups, proc));
+            // what a guard killed before it could put back goes home before this one lowers anything
+            homes.restoreStale(cgroups, proc);
+            lowerings.add(new IdleGroupLowering(cgroups, proc, homes));
         } catch (RuntimeException e) {
             why.add("no cpu cgroup hierarchy (" + e.getMessage() + ")");
         }

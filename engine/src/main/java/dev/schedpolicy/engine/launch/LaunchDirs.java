@@ -65,6 +65,22 @@ public final class LaunchDirs {
         }
     }
 
+    /**
+     * The directory {@code name} (0700) in the state directory, which is made private first; made when missing, and
+     * shared by every JVM of the user (what one wrote down, the next reads: the homes of a guard that was killed).
+     */
+    public static Path shared(final LaunchConfig config, final String name) {
+        StateDirs.ensurePrivate(config.stateDir(), config.kernel().geteuid());
+        Path dir = config.stateDir().resolve(name);
+        try {
+            return Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } catch (FileAlreadyExistsException e) {
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Removes a directory made by {@link #create}; a failure is left to the sweep of a later launch. */
     public static void remove(final Path dir) {
         try {

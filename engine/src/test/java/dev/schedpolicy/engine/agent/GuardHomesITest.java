@@ -1,0 +1,75 @@
+package dev.schedpolicy.engine.agent;
+
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.cgroup.WritableCgroups;
+import dev.schedpolicy.engine.launch.LaunchConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * An agent killed while its guard had another build's process lowered: the guard's group and its written-down homes
+ * are what is left (made here as a killed guard leaves them: a group named for a maker that is gone, the process in
+ * it, its home in the state directory). The next agent start sends the process home and removes the group.
+ */
+@EnabledOnOs(OS.LINUX)
+@Tag("kernel")
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class GuardHomesITest {
+    @TempDir
+    Path state;
+
+    private Process loop;
+    private Path group;
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (loop != null) {
+            loop.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        }
+        if (group != null && Files.isDirectory(group)) {
+            Files.delete(group);
+        }
+    }
+
+    @Test
+    void shouldSendHomeWhatAKilledGuardLeftLoweredWhenTheAgentStartsAgain() throws Exception {
+        CgroupSystem cgroups = WritableCgroups.orSkip();
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        loop = new ProcessBuilder("sh", "-c", "while :; do sleep 0.1; done").start();
+        String home = cgroups.cpuCgroupOf(loop.pid());
+        // as the killed guard left it: its group at the top of the hierarchy, named for its (gone) JVM, the process in it
+        String lowered = "/schedpolicy-" + gone.pid() + "-0123456789ab-0";
+        group = cgroups.cpuDirOf(lowered);
+        Files.createDirectory(group);
+        Path homes = Files.createDirectories(state.resolve("guard-homes"));
+        long started = loop.info().startInstant().orElseThrow().toEpochMilli();
+        Files.writeString(homes.resolve("schedpolicy-" + gone.pid() + "-0123456789ab-0.homes"), "group\t" + lowered + "\n"
+                + loop.pid() + "\t" + started + "\t" + home + "\t" + cgroups.homeOf(loop.pid()).cpuacctPath().orElse("") + "\n");
+        Files.writeString(group.resolve("cgroup.procs"), Long.toString(loop.pid()));
+        assertThat(cgroups.cpuCgroupOf(loop.pid())).isEqualTo(lowered);
+
+        try (HandshakeRegistry registry = new HandshakeRegistry(LaunchConfig.defaults().withStateDir(state), Path.of("/proc"),
+                Duration.ofHours(1))) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (Files.isDirectory(group) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(cgroups.cpuCgroupOf(loop.pid())).as("sent home at the agent's start").isEqualTo(home);
+            assertThat(group).as("the killed guard's group is removed").doesNotExist();
+            assertThat(homes).as("nothing of it stays in the state directory").doesNotExist();
+        }
+    }
+}
