@@ -8,7 +8,8 @@
 # the stage gets one guard line that says it acted, the hog's loops sat in the guard's idle group meanwhile, and the
 # build page shows the stage's block. Then freestyle: job 'fs-tests', allowed, runs the same work under the build
 # wrapper "Guard this build's steps" beside the same hog: the same checks. The hog, stopped, says in one console line
-# that it yielded to three builds of other jobs, and its page and api/json name them. Then, with the global default
+# that it yielded to three builds of other jobs, and its page and api/json name them; the fleet view's guard column
+# says how long guards acted on the node and its launches yielded. Then, with the global default
 # 'idle', job 'floor-tests' shows the default is no floor for a guarded step: its plain sh runs idle, its
 # withSchedGuard sh and its sh in stage 'Test' (the rule) run normal at nice 0, as the kernel reports them to the scripts.
 GUARD_EVENTS=${GUARD_EVENTS:-6000}
@@ -137,6 +138,12 @@ check "guard: 'hog' api/json names the builds it yielded to, each with its time 
 check "guard: 'hog' build page shows what it yielded" \
   grep -q 'class="schedpolicy-yielded-line">yielded for ' <<<"$(jcurl "$J/job/hog/$HOG/")"
 shot "job/hog/$HOG/" guard-yielded-build
+# the fleet view's guard column for the built-in node, over the builds this viewer may read
+fleet_guard=$(jcurl "$J/manage/schedpolicy-fleet/api/json" | json_get "row('built-in').get('guardTimes')")
+check "guard: the fleet view says how long guards acted on the built-in node and its launches yielded ($fleet_guard)" \
+  python3 -c "import re, sys; m = re.fullmatch(r'acted ([0-9.]+) s, yielded ([0-9.]+) s', sys.argv[1]); \
+sys.exit(0 if m and float(m.group(1)) > 0 and float(m.group(2)) > 0 else 1)" "$fleet_guard"
+shot "manage/schedpolicy-fleet/" guard-fleet
 kept() { python3 -c "import sys; a, b = float(sys.argv[1] or 0), float(sys.argv[2] or 0); print(f'{100 * a / b:.0f}%' if a and b else 'n/a')" "$1" "$2"; }
 note "speed 'tests' kept beside two busy loops on its CPU (busy machine, not a figure to quote): guarded $(kept "$ALONE" "$GUARDED")" \
   "($ALONE s alone, $GUARDED s guarded), unguarded $(kept "$ALONE" "$UNGUARDED") ($UNGUARDED s), guarded by stage name" \

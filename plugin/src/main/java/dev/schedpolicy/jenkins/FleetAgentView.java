@@ -74,6 +74,13 @@ public final class FleetAgentView {
         return FleetWaitShares.textFor(row.node());
     }
 
+    /** How long guards acted on this node and its launches yielded, over recent builds ({@link FleetGuardTimes}); null: none. */
+    @Exported
+    @CheckForNull
+    public String getGuardTimes() {
+        return FleetGuardTimes.textFor(row.node());
+    }
+
     @Exported
     public boolean isBuiltIn() {
         return row.builtIn();

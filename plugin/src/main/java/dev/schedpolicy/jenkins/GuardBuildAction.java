@@ -4,7 +4,9 @@ import dev.schedpolicy.engine.agent.GuardSummary;
 import hudson.model.Run;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import jenkins.model.RunAction2;
@@ -24,6 +26,8 @@ public class GuardBuildAction implements RunAction2 {
 
     private final List<GuardSummary> blocks = new ArrayList<>();
     private final List<List<String>> unreachable = new ArrayList<>();
+    /** Per kept block, how long its guards acted per node (null in builds saved before it was kept). */
+    private List<Map<String, Long>> actingByNode = new ArrayList<>();
     /** Blocks beyond {@link #MAX_BLOCKS}, said but not kept. */
     private int dropped;
     private transient Run<?, ?> run;
@@ -50,6 +54,10 @@ public class GuardBuildAction implements RunAction2 {
             if (a.blocks.size() < MAX_BLOCKS) {
                 a.blocks.add(finished.summary());
                 a.unreachable.add(List.copyOf(finished.unreachable()));
+                if (a.actingByNode == null) {
+                    a.actingByNode = new ArrayList<>();
+                }
+                a.actingByNode.add(new LinkedHashMap<>(finished.actingByNode()));
             } else {
                 a.dropped++;
             }
@@ -139,6 +147,15 @@ public class GuardBuildAction implements RunAction2 {
         List<Block> out = new ArrayList<>();
         for (int i = 0; i < blocks.size(); i++) {
             out.add(new Block(blocks.get(i), i < unreachable.size() ? unreachable.get(i) : List.of()));
+        }
+        return out;
+    }
+
+    /** How long the kept blocks' guards acted, per node ("" the built-in node), for the fleet view. */
+    synchronized Map<String, Long> actingByNode() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        if (actingByNode != null) {
+            actingByNode.forEach(m -> m.forEach((node, millis) -> out.merge(node, millis, Long::sum)));
         }
         return out;
     }

@@ -62,10 +62,12 @@ final class GuardedSteps {
      *
      * @param summary     the agents' records together
      * @param unreachable the nodes that did not answer (their launches' figures are not in the summary)
+     * @param yields      the launches its guards lowered, per node, to be told to their builds
+     * @param actingByNode how long its guards had something lowered, per node ("" the built-in node)
      */
-    record Finished(GuardSummary summary, List<String> unreachable, List<Yield> yields) {
+    record Finished(GuardSummary summary, List<String> unreachable, List<Yield> yields, Map<String, Long> actingByNode) {
         Finished(final GuardSummary summary, final List<String> unreachable) {
-            this(summary, unreachable, List.of());
+            this(summary, unreachable, List.of(), Map.of());
         }
 
         /** The block's line for a reader who may read the jobs {@code mayName} accepts. */
@@ -102,7 +104,7 @@ final class GuardedSteps {
         for (Yield y : finished.yields()) {
             Run<?, ?> lowered = LaunchRuns.of(y.node(), y.launch());
             if (lowered != null) {
-                YieldBuildAction.credit(lowered, run, y.millis(), y.times());
+                YieldBuildAction.credit(lowered, run, y.node(), y.millis(), y.times());
             }
         }
     }
@@ -116,6 +118,7 @@ final class GuardedSteps {
         }
         List<GuardRecord> records = new ArrayList<>();
         List<Yield> yields = new ArrayList<>();
+        Map<String, Long> acting = new LinkedHashMap<>();
         List<String> unreachable = new ArrayList<>();
         for (Map.Entry<String, List<String>> e : byNode.entrySet()) {
             Node node = e.getKey().isEmpty() ? Jenkins.get() : Jenkins.get().getNode(e.getKey());
@@ -128,12 +131,13 @@ final class GuardedSteps {
                 }
                 for (GuardRecord r : channel.call(new AgentCalls.CollectGuards(e.getValue(), COLLECT_WAIT_SECONDS))) {
                     records.add(r);
+                    acting.merge(e.getKey(), r.actingMillis(), Long::sum);
                     r.yields().forEach(y -> yields.add(new Yield(e.getKey(), y.launch(), y.millis(), y.times())));
                 }
             } catch (IOException | RuntimeException ex) {
                 unreachable.add(e.getKey());
             }
         }
-        return new Finished(GuardSummary.of(records), List.copyOf(unreachable), List.copyOf(yields));
+        return new Finished(GuardSummary.of(records), List.copyOf(unreachable), List.copyOf(yields), Map.copyOf(acting));
     }
 }

@@ -4,7 +4,9 @@ import dev.schedpolicy.engine.agent.YieldLedger;
 import hudson.model.Run;
 import hudson.model.TaskListener;
 import java.io.IOException;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import jenkins.model.RunAction2;
@@ -22,7 +24,12 @@ import org.kohsuke.stapler.export.ExportedBean;
 public class YieldBuildAction implements RunAction2 {
     private static final Logger LOGGER = Logger.getLogger(YieldBuildAction.class.getName());
 
+    /** The most nodes a build keeps its yielded time for (the fleet view's column); a further node's is not counted there. */
+    static final int MAX_NODES = 50;
+
     private final YieldLedger ledger = new YieldLedger();
+    /** How long its launches were lowered, per node ("" the built-in node), for the first {@link #MAX_NODES} nodes. */
+    private LinkedHashMap<String, Long> millisByNode = new LinkedHashMap<>();
     /** Whether the build's console said it (at the end of its flow or build). */
     private boolean said;
     private transient Run<?, ?> run;
@@ -32,7 +39,8 @@ public class YieldBuildAction implements RunAction2 {
      * times} times. Saved in the background: a Pipeline's save waits for its program's thread, and this runs at another
      * build's block end.
      */
-    static void credit(final Run<?, ?> lowered, final Run<?, ?> guarding, final long millis, final int times) {
+    static void credit(final Run<?, ?> lowered, final Run<?, ?> guarding, final String node, final long millis,
+            final int times) {
         YieldBuildAction a;
         synchronized (lowered) {
             a = lowered.getAction(YieldBuildAction.class);
@@ -42,6 +50,14 @@ public class YieldBuildAction implements RunAction2 {
             }
         }
         a.ledger.add(guarding.getParent().getFullName(), guarding.getFullDisplayName(), millis, times);
+        synchronized (a) {
+            if (a.millisByNode == null) {
+                a.millisByNode = new LinkedHashMap<>();
+            }
+            if (a.millisByNode.containsKey(node) || a.millisByNode.size() < MAX_NODES) {
+                a.millisByNode.merge(node, millis, Long::sum);
+            }
+        }
         Timer.get().execute(() -> {
             try {
                 lowered.save();
@@ -65,6 +81,11 @@ public class YieldBuildAction implements RunAction2 {
         }
         String job = run.getParent().getFullName();
         listener.getLogger().println(Messages.Console_yielded(a.ledger.line(job::equals)));
+    }
+
+    /** How long its launches were lowered, per node ("" the built-in node), for the fleet view. */
+    synchronized Map<String, Long> millisByNode() {
+        return millisByNode == null ? Map.of() : new LinkedHashMap<>(millisByNode);
     }
 
     @Exported

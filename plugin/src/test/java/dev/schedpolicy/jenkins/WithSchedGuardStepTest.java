@@ -118,6 +118,20 @@ class WithSchedGuardStepTest {
                 .contains("\"yieldedTo\":[\"tests #1 (");
         assertThat(bob.getPage(hog).getElementById("schedpolicy-yielded").asNormalizedText())
                 .contains("to guarded steps of 1 other build (").doesNotContain("tests");
+
+        // the fleet view's guard column adds up only the builds its viewer may read
+        assertThat(guardTimesAs("admin")).satisfies(t -> {
+            assertThat(t.actingMillis()).isPositive();
+            assertThat(t.yieldedMillis()).isPositive();
+        });
+        assertThat(guardTimesAs("alice")).as("reads 'tests' only").satisfies(t -> {
+            assertThat(t.actingMillis()).isPositive();
+            assertThat(t.yieldedMillis()).isZero();
+        });
+        assertThat(guardTimesAs("bob")).as("reads 'hog' only").satisfies(t -> {
+            assertThat(t.actingMillis()).isZero();
+            assertThat(t.yieldedMillis()).isPositive();
+        });
         String api = b.getUrl() + "api/json?tree=actions[guardedBlocks[lowered,line,actions]]";
         JenkinsRule.WebClient admin = j.createWebClient().login("admin");
         JenkinsRule.WebClient alice = j.createWebClient().login("alice");
@@ -128,6 +142,12 @@ class WithSchedGuardStepTest {
         assertThat(page).contains(line.substring("[schedpolicy] ".length())).doesNotContain("hog");
         assertThat(admin.getPage(b).getElementById("schedpolicy-guard").asNormalizedText())
                 .contains(": hog #1 › sh (no policy); all put back");
+    }
+
+    private static dev.schedpolicy.engine.fleet.GuardTimes guardTimesAs(final String user) {
+        try (hudson.security.ACLContext ignored = hudson.security.ACL.as2(hudson.model.User.getById(user, true).impersonate2())) {
+            return FleetGuardTimes.scan().getOrDefault(FleetProbes.BUILT_IN, new dev.schedpolicy.engine.fleet.GuardTimes(0, 0));
+        }
     }
 
     private static String json(final JenkinsRule.WebClient wc, final String path) throws Exception {
