@@ -8,13 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import jenkins.model.Jenkins;
-import org.kohsuke.stapler.Stapler;
-import org.kohsuke.stapler.StaplerRequest2;
 
 /**
  * The fleet view's guard column: per agent, how long guards acted there and how long launches there yielded to them,
- * over the newest {@link FleetBenchmarks#BUILDS_PER_JOB} builds of each job the viewer may read. Like
- * {@link FleetWaitShares}, scanned as the viewer once per request and kept for no other.
+ * over the newest {@link FleetBenchmarks#BUILDS_PER_JOB} builds of each job the viewer may read, scanned as the viewer
+ * once per request ({@link PerRequest}).
  */
 final class FleetGuardTimes {
     private static final String ATTRIBUTE = FleetGuardTimes.class.getName();
@@ -23,18 +21,8 @@ final class FleetGuardTimes {
     }
 
     /** This request's figures, scanned on first use; outside a request, scanned now. */
-    @SuppressWarnings("unchecked")
     static Map<String, GuardTimes> scan() {
-        StaplerRequest2 req = Stapler.getCurrentRequest2();
-        if (req == null) {
-            return scanAsViewer();
-        }
-        Map<String, GuardTimes> times = (Map<String, GuardTimes>) req.getAttribute(ATTRIBUTE);
-        if (times == null) {
-            times = scanAsViewer();
-            req.setAttribute(ATTRIBUTE, times);
-        }
-        return times;
+        return PerRequest.once(ATTRIBUTE, FleetGuardTimes::scanAsViewer);
     }
 
     /** {@code allItems} gives the jobs the current authentication may read, along their folders. */

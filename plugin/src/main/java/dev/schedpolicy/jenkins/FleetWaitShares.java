@@ -7,14 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import jenkins.model.Jenkins;
-import org.kohsuke.stapler.Stapler;
-import org.kohsuke.stapler.StaplerRequest2;
 
 /**
  * The fleet view's "waiting for a CPU" column: per agent, the wait share of launches without a policy in the newest
- * {@link FleetBenchmarks#BUILDS_PER_JOB} builds of each job the viewer may read ({@link WaitShares}). The figure depends
- * on what the viewer may read, so it is scanned as the viewer once per request (for all the page's rows) and kept for
- * no other request: a cache shared by viewers would answer each with the permissions of whoever filled it.
+ * {@link FleetBenchmarks#BUILDS_PER_JOB} builds of each job the viewer may read ({@link WaitShares}), scanned as the
+ * viewer once per request ({@link PerRequest}).
  */
 final class FleetWaitShares {
     private static final String ATTRIBUTE = FleetWaitShares.class.getName();
@@ -22,19 +19,9 @@ final class FleetWaitShares {
     private FleetWaitShares() {
     }
 
-    /** This request's shares, scanned on first use; outside a request, scanned now. */
-    @SuppressWarnings("unchecked")
+    /** This request's figures, scanned on first use; outside a request, scanned now. */
     static Map<String, WaitShares.AgentShare> scan() {
-        StaplerRequest2 req = Stapler.getCurrentRequest2();
-        if (req == null) {
-            return scanAsViewer();
-        }
-        Map<String, WaitShares.AgentShare> shares = (Map<String, WaitShares.AgentShare>) req.getAttribute(ATTRIBUTE);
-        if (shares == null) {
-            shares = scanAsViewer();
-            req.setAttribute(ATTRIBUTE, shares);
-        }
-        return shares;
+        return PerRequest.once(ATTRIBUTE, FleetWaitShares::scanAsViewer);
     }
 
     /** {@code allItems} gives the jobs the current authentication may read, along their folders. */
