@@ -68,8 +68,9 @@ public final class GuardHomes {
                 + home.cpuacctPath().orElse("") + "\n";
         for (int attempt = 1;; attempt++) {
             try {
-                make.get();
+                // the directory is made (private) for a group's first line only: a file in it means it is there
                 if (!Files.exists(file)) {
+                    make.get();
                     Files.writeString(file, GROUP + group + "\n", StandardCharsets.UTF_8);
                 }
                 Files.writeString(file, line, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
