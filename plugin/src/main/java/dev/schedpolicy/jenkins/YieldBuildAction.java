@@ -1,6 +1,7 @@
 package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.YieldLedger;
+import hudson.model.InvisibleAction;
 import hudson.model.Run;
 import hudson.model.TaskListener;
 import java.io.IOException;
@@ -9,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import jenkins.model.RunAction2;
 import jenkins.util.Timer;
 import org.kohsuke.stapler.export.Exported;
 import org.kohsuke.stapler.export.ExportedBean;
@@ -19,9 +19,10 @@ import org.kohsuke.stapler.export.ExportedBean;
  * other builds on the same agents: kept in build.xml, shown on the build page (summary.jelly) and in its
  * {@code api/json}, and said in one console line at the build's end. The guarding builds are named only where the
  * viewer may read their job ({@link Readers}); the console, read by whoever reads this build, names those of its own job.
+ * No side-panel link or page of its own: the build page's summary shows it.
  */
 @ExportedBean
-public class YieldBuildAction implements RunAction2 {
+public class YieldBuildAction extends InvisibleAction {
     private static final Logger LOGGER = Logger.getLogger(YieldBuildAction.class.getName());
 
     /** The most nodes a build keeps its yielded time for (the fleet view's column); a further node's is not counted there. */
@@ -32,7 +33,6 @@ public class YieldBuildAction implements RunAction2 {
     private LinkedHashMap<String, Long> millisByNode = new LinkedHashMap<>();
     /** Whether the build's console said it (at the end of its flow or build). */
     private boolean said;
-    private transient Run<?, ?> run;
 
     /**
      * Tells {@code lowered} that a guard of {@code guarding} kept one of its launches lowered for {@code millis}, {@code
@@ -108,35 +108,5 @@ public class YieldBuildAction implements RunAction2 {
     @Exported
     public String getLine() {
         return ledger.line(Readers::mayRead);
-    }
-
-    public Run<?, ?> getRun() {
-        return run;
-    }
-
-    @Override
-    public void onAttached(final Run<?, ?> r) {
-        this.run = r;
-    }
-
-    @Override
-    public void onLoad(final Run<?, ?> r) {
-        this.run = r;
-    }
-
-    /** No side-panel link: shown in the build page's summary. */
-    @Override
-    public String getIconFileName() {
-        return null;
-    }
-
-    @Override
-    public String getDisplayName() {
-        return Messages.Page_yielded();
-    }
-
-    @Override
-    public String getUrlName() {
-        return null;
     }
 }
