@@ -2,7 +2,9 @@ package dev.schedpolicy.engine.agent;
 
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.container.ContainerAction;
+import dev.schedpolicy.engine.buildpage.UnmeasuredLaunches;
 import dev.schedpolicy.engine.container.ContainerCommand;
+import dev.schedpolicy.engine.container.ContainerExecTasks;
 import dev.schedpolicy.engine.container.ContainerLaunch;
 import dev.schedpolicy.engine.container.ContainerPlacement;
 import dev.schedpolicy.engine.container.ContainerPresence;
@@ -12,6 +14,7 @@ import dev.schedpolicy.engine.container.DaemonVariables;
 import dev.schedpolicy.engine.container.DriverQuery;
 import dev.schedpolicy.engine.container.PerTaskParts;
 import dev.schedpolicy.engine.launch.LaunchConfig;
+import dev.schedpolicy.engine.measure.TaskSource;
 import dev.schedpolicy.engine.policy.OnUnsupported;
 import dev.schedpolicy.engine.policy.Policy;
 
@@ -28,7 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The containers this agent started under a policy, and the launches that start or join one. A {@code run} or
  * {@code create} is rewritten (see {@link ContainerPlacement}) and needs no shim: the client is not the work. An
- * {@code exec} runs as given when it joins a container we started, whose group carries the policy; any other exec is
+ * {@code exec} runs as given when it joins a container we started, whose group carries the policy (with a marker its
+ * measurement finds its processes by, {@link ContainerExecTasks}); any other exec is
  * refused, because nothing of a launch reaches a process the daemon starts in someone else's container.
  * Containers are found across blocks: docker-workflow's {@code inside} runs its container in the outer block and
  * the body's steps may open inner ones.
@@ -53,9 +57,12 @@ final class ContainerBook {
     private final Map<String, List<Started>> started = new ConcurrentHashMap<>();
     private volatile Placement placement;
 
-    /** @param notHeld what of the policy the container runs without or cannot hold, in words (see {@link LaunchRecord#notHeld}) */
+    /**
+     * @param notHeld what of the policy the container runs without or cannot hold, in words (see {@link LaunchRecord#notHeld})
+     * @param token   an exec's marker, which its processes carry ({@link ContainerExecTasks}); null for a start
+     */
     private record Pending(String blockKey, Policy policy, ContainerLaunch launch, Started joined, List<String> warnings,
-            Map<String, String> clientEnv, List<String> notHeld) {
+            Map<String, String> clientEnv, List<String> notHeld, String token) {
     }
 
     /** @param clientEnv the variables that choose the daemon, to ask it whether the container still exists */
@@ -65,7 +72,7 @@ final class ContainerBook {
         }
     }
 
-    private record Placement(ContainerPlacement placement, ContainerReadBack readBack) {
+    private record Placement(CgroupSystem system, ContainerPlacement placement, ContainerReadBack readBack) {
     }
 
     private final long forgetAfterNanos;
@@ -84,7 +91,7 @@ final class ContainerBook {
         Placement p = placement;
         if (p == null) {
             CgroupSystem system = CgroupSystem.detect();
-            p = new Placement(new ContainerPlacement(system, new DriverQuery()), new ContainerReadBack(system, config.proc()));
+            p = new Placement(system, new ContainerPlacement(system, new DriverQuery()), new ContainerReadBack(system, config.proc()));
             placement = p;
         }
         return p;
@@ -121,13 +128,44 @@ final class ContainerBook {
             }
             // what the container runs without, its exec'd processes run without too
             notHeld.addAll(target.launch().plan().notApplied());
-            pending.put(id, new Pending(blockKey, policy, null, target, warnings, Map.of(), notHeld));
-            return new PreparedLaunch(id, List.of());
+            // the marker is the exec's whether it is measured or not: the command line is set before the measure call
+            String token = ContainerExecTasks.newToken();
+            pending.put(id, new Pending(blockKey, policy, null, target, warnings, Map.of(), notHeld, token));
+            return new PreparedLaunch(id, command.insertAt(), ContainerExecTasks.options(token));
         }
         ContainerLaunch launch = ContainerLaunch.prepare(placement().placement(), command, policy, parent, launchConfig, env);
         notHeld.addAll(launch.plan().notApplied());
-        pending.put(id, new Pending(blockKey, policy, launch, null, launch.plan().warnings(), daemonEnv(env), notHeld));
+        pending.put(id, new Pending(blockKey, policy, launch, null, launch.plan().warnings(), daemonEnv(env), notHeld, null));
         return new PreparedLaunch(id, command.insertAt(), launch.plan().inserted());
+    }
+
+    /** The tasks of a container launch to measure, or why it cannot be measured. */
+    record Measurable(Optional<TaskSource> tasks, String whyNot) {
+    }
+
+    /**
+     * How to measure the pending launch {@code id}: an exec into a container of ours by the container's cgroup and the
+     * exec's marker ({@link ContainerExecTasks}); a container start is not measured (its client is not the work, and the
+     * work of a detached container is the execs' that join it).
+     */
+    Measurable measurable(final String id) {
+        Pending p = pending.get(id);
+        if (p == null || p.joined() == null || p.token() == null) {
+            return new Measurable(Optional.empty(), UnmeasuredLaunches.CONTAINER_START);
+        }
+        Optional<String> container = p.joined().launch().id();
+        Optional<ContainerReadBack.State> state = container.flatMap(placement().readBack()::find);
+        if (state.isEmpty()) {
+            return new Measurable(Optional.empty(), "an exec into a container whose processes this agent cannot find is not"
+                    + " measured (none in its /proc has the container's id in its cgroup: the agent runs in another PID"
+                    + " namespace, as in a container itself, the daemon is on another host, or a rootless runtime gives"
+                    + " the container no cgroup of its own)");
+        }
+        Optional<String> unreadable = ContainerExecTasks.unreadable(config.proc(), state.get().pid());
+        if (unreadable.isPresent()) {
+            return new Measurable(Optional.empty(), "an exec into a container is not measured here: " + unreadable.get());
+        }
+        return new Measurable(Optional.of(ContainerExecTasks.of(placement().system(), config.proc(), state.get(), p.token())), "");
     }
 
     boolean isPending(final String id) {

@@ -1,6 +1,5 @@
 package dev.schedpolicy.engine.agent;
 
-import dev.schedpolicy.engine.buildpage.UnmeasuredLaunches;
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.container.ContainerCommand;
 import dev.schedpolicy.engine.container.ContainerRefusal;
@@ -391,8 +390,10 @@ public final class HandshakeRegistry implements AutoCloseable {
 
     /**
      * Measures the prepared launch {@code id} (its CPU, run-queue wait and neighbours) from its release until all its
-     * processes have exited; {@code label} is how other launches' figures name it. A container launch is not measured
-     * (its processes are the runtime's): the answer says so, else it is empty.
+     * processes have exited; {@code label} is how other launches' figures name it. An exec into a container of ours is
+     * measured through the container's cgroup ({@link dev.schedpolicy.engine.container.ContainerExecTasks}); a container
+     * start, or an exec where the agent cannot see the container's processes, is not: the answer says why, else it is
+     * empty.
      */
     public String measure(final String id, final String label) {
         return measure(id, label, "");
@@ -401,7 +402,12 @@ public final class HandshakeRegistry implements AutoCloseable {
     /** As {@link #measure(String, String)}, for a launch of {@code owner} (whose neighbours' figures carry it, "" for none). */
     public String measure(final String id, final String label, final String owner) {
         if (containers.isPending(id)) {
-            return UnmeasuredLaunches.IN_CONTAINER;
+            ContainerBook.Measurable m = containers.measurable(id);
+            if (m.tasks().isEmpty()) {
+                return m.whyNot();
+            }
+            measures.open(id, label, owner, m.tasks().get());
+            return "";
         }
         Pending p = pending.get(id);
         if (p == null) {

@@ -3,6 +3,7 @@ package dev.schedpolicy.engine.agent;
 import dev.schedpolicy.engine.measure.MeasureBook;
 import dev.schedpolicy.engine.measure.StepMeasure;
 import dev.schedpolicy.engine.measure.StepMeter;
+import dev.schedpolicy.engine.measure.TaskSource;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -71,6 +72,11 @@ final class LaunchMeasures {
     /** Measures launch {@code id} from its release on; {@code label} and {@code owner} name it to the other launches. */
     void open(final String id, final String label, final String owner, final boolean placedByPolicy) {
         running.put(id, book.openUntilEmpty(label, owner, placedByPolicy, m -> end(id, m, true)));
+    }
+
+    /** Measures the container exec {@code id}, whose processes {@code tasks} finds, from now until they are over. */
+    void open(final String id, final String label, final String owner, final TaskSource tasks) {
+        running.put(id, book.openUntilEmpty(label, owner, tasks, m -> end(id, m, true)));
     }
 
     /** Puts the released PID into the launch's group (called while the shim still waits); no-op when unmeasured. */

@@ -1,5 +1,6 @@
 package dev.schedpolicy.engine.agent;
 
+import dev.schedpolicy.engine.container.ContainerExecTasks;
 import dev.schedpolicy.engine.measure.Neighbour;
 import dev.schedpolicy.engine.measure.StepMeasure;
 import dev.schedpolicy.engine.proc.SchedStat;
@@ -131,6 +132,14 @@ public final class MeasureRecord implements Serializable {
 
     public String source() {
         return source;
+    }
+
+    /**
+     * Whether a container runtime started the launch's processes (an exec into a container of ours), measured through
+     * the container's cgroup. Read from the source the engine wrote, so records stored in a build's table say it too.
+     */
+    public boolean inContainer() {
+        return source != null && source.startsWith(ContainerExecTasks.SOURCE_PREFIX);
     }
 
     public long wallNanos() {

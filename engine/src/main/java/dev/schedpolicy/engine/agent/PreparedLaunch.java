@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * A prepared launch waiting in the agent JVM: its id (for release or abort) and how to change the command line. A
  * parked launch puts the shim before the command (tokens inserted at 0); a container start gets the runtime's
- * placement options right after its subcommand; an exec into a container of ours runs unchanged (no tokens).
+ * placement options right after its subcommand; an exec into a container of ours runs as given, with one
+ * {@code --env} marker before the container, by which its measurement finds its processes there.
  */
 public final class PreparedLaunch implements Serializable {
     @Serial

@@ -11,9 +11,16 @@ import java.util.Map;
  * work ran in containers must not look measured by its checkout alone ("3 launches in containers not measured: ...").
  */
 public final class UnmeasuredLaunches {
-    /** The agent's answer for a launch whose processes a container runtime starts. */
+    /**
+     * What agents answered for every container launch before execs were measured through the container's cgroup; kept
+     * for the builds that stored it.
+     */
     public static final String IN_CONTAINER = "a container launch is not measured: its processes are the container"
             + " runtime's children";
+
+    /** The agent's answer for a container start: the execs into the container are measured, the start is not. */
+    public static final String CONTAINER_START = "a container start is not measured: its client is not the work, and the"
+            + " steps that exec into the container (docker-workflow's inside) are measured apart";
 
     /** Distinct reasons a build keeps; a build's file must not grow with the reasons agents give (each is one line). */
     public static final int MAX_REASONS = 10;
@@ -39,7 +46,7 @@ public final class UnmeasuredLaunches {
         return out;
     }
 
-    /** One line per reason, e.g. "3 launches in containers not measured: their processes are the runtime's children". */
+    /** One line per reason, e.g. "1 container start not measured (docker run, create): ...". */
     public static List<String> lines(final Map<String, Integer> counts) {
         List<String> out = new ArrayList<>();
         counts.forEach((reason, n) -> {
@@ -47,6 +54,10 @@ public final class UnmeasuredLaunches {
             if (IN_CONTAINER.equals(reason)) {
                 out.add(launches + " in containers not measured: their processes are the container runtime's children"
                         + " (docker exec, docker run)");
+            } else if (CONTAINER_START.equals(reason)) {
+                out.add((n == 1 ? "1 container start" : String.format(Locale.ROOT, "%d container starts", n)) + " not measured"
+                        + " (docker run, create): the client is not the work; the steps that exec into the container are"
+                        + " measured apart");
             } else {
                 out.add(launches + " not measured: " + reason);
             }

@@ -84,6 +84,17 @@ public final class MeasureBook implements AutoCloseable {
         return open(label, owner, placedByPolicy, java.util.Objects.requireNonNull(onEnd, "onEnd"));
     }
 
+    /**
+     * As {@link #openUntilEmpty(String, String, boolean, java.util.function.Consumer)}, for a step whose processes a
+     * container runtime starts: {@code tasks} finds them (in the container's cgroup), and says when they are over.
+     */
+    public synchronized StepMeter openUntilEmpty(final String label, final String owner, final TaskSource tasks,
+            final java.util.function.Consumer<StepMeasure> onEnd) {
+        StepMeter meter = new StepMeter(label, java.util.Objects.requireNonNull(owner, "owner"), proc,
+                java.util.Objects.requireNonNull(tasks, "tasks"));
+        return watch(meter, java.util.Objects.requireNonNull(onEnd, "onEnd"));
+    }
+
     private synchronized StepMeter open(final String label, final boolean placedByPolicy,
             final java.util.function.Consumer<StepMeasure> onEnd) {
         return open(label, "", placedByPolicy, onEnd);
@@ -92,6 +103,10 @@ public final class MeasureBook implements AutoCloseable {
     private synchronized StepMeter open(final String label, final String owner, final boolean placedByPolicy,
             final java.util.function.Consumer<StepMeasure> onEnd) {
         StepMeter meter = new StepMeter(label, java.util.Objects.requireNonNull(owner, "owner"), proc, groups.create(placedByPolicy));
+        return watch(meter, onEnd);
+    }
+
+    private synchronized StepMeter watch(final StepMeter meter, final java.util.function.Consumer<StepMeasure> onEnd) {
         active.put(meter, onEnd);
         if (sampler == null) {
             lastCpu = readCpu();

@@ -28,6 +28,8 @@ public final class StepMeter {
     private final Map<Neighbour, Long> charged = new LinkedHashMap<>();
     private final TaskSampler sampler;
     private Optional<AccountingGroup> group;
+    /** The step's tasks when a container runtime started them (see {@link TaskSource}); null for a step we started. */
+    private final TaskSource tasks;
     private String source;
     private long rootPid = -1;
     private long startNanos;
@@ -52,6 +54,7 @@ public final class StepMeter {
         this.proc = proc;
         this.sampler = new TaskSampler(proc);
         this.schedstat = proc.hasSchedStat();
+        this.tasks = null;
         this.group = choice.group();
         if (group.isPresent()) {
             source = group.get().kind().words();
@@ -64,7 +67,29 @@ public final class StepMeter {
         if (!schedstat) {
             notes.add("this kernel keeps no per-task schedstat (CONFIG_SCHED_INFO off): run-queue wait not measured");
         }
+    }
+
+    /** A step whose tasks {@code tasks} finds (a container's exec): sampled from now on, no accounting group of ours. */
+    StepMeter(final String label, final String owner, final ProcFs proc, final TaskSource tasks) {
+        this.label = label;
+        this.owner = owner;
+        this.proc = proc;
+        this.sampler = new TaskSampler(proc);
+        this.schedstat = proc.hasSchedStat();
+        this.tasks = tasks;
+        this.group = Optional.empty();
+        this.source = tasks.words() + (schedstat ? " + per-task /proc/TID/schedstat, sampled" : "");
+        if (!schedstat) {
+            notes.add("this kernel keeps no per-task schedstat (CONFIG_SCHED_INFO off): run-queue wait not measured");
+        }
+        // started: the runtime starts its processes, there is no process of ours to attach
+        this.rootPid = 0;
         startNanos = System.nanoTime();
+    }
+
+    /** Whether a container runtime started the step's processes ({@link TaskSource}), not a launch of ours. */
+    public boolean inContainer() {
+        return tasks != null;
     }
 
     public String label() {
@@ -127,6 +152,9 @@ public final class StepMeter {
             return false;
         }
         try {
+            if (tasks != null) {
+                return tasks.ended();
+            }
             return group.isPresent() ? group.get().processes().isEmpty()
                     : ProcessHandle.of(rootPid).map(h -> !h.isAlive()).orElse(true);
         } catch (RuntimeException e) {
@@ -141,7 +169,7 @@ public final class StepMeter {
         }
         List<Long> tids;
         try {
-            tids = group.isPresent() ? group.get().threads() : treeTasks();
+            tids = tasks != null ? tasks.threads() : group.isPresent() ? group.get().threads() : treeTasks();
         } catch (RuntimeException e) {
             tids = List.of();
         }
@@ -195,6 +223,14 @@ public final class StepMeter {
         }
         if (rootPid < 0) {
             notes.add("the step never started: nothing measured");
+        }
+        if (tasks != null) {
+            try {
+                groupCpu = tasks.exactCpuNanos();
+                notes.addAll(tasks.notes());
+            } catch (RuntimeException e) {
+                notes.add("could not read the container's group at the end (" + e.getMessage() + ")");
+            }
         }
         SchedStat seen = sampler.total();
         if (schedstat && samples > 0) {

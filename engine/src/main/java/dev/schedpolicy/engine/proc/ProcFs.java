@@ -71,11 +71,16 @@ public final class ProcFs {
 
     /** The thread IDs of a process; empty when it is gone. */
     public List<Long> threads(final long pid) {
+        // no regular expression here: a guard lists its step's threads several times a second
         try (Stream<Path> tasks = Files.list(root.resolve(pid + "/task"))) {
-            return tasks.map(p -> p.getFileName().toString()).filter(s -> s.matches("\\d+")).map(Long::valueOf).toList();
+            return tasks.map(p -> p.getFileName().toString()).filter(ProcFs::isPid).map(Long::valueOf).toList();
         } catch (NoSuchFileException e) {
             return List.of();
         } catch (IOException e) {
+            // a process that exits while its task directory is read answers ESRCH ("No such process"), not ENOENT
+            if (!Files.exists(root.resolve(Long.toString(pid)))) {
+                return List.of();
+            }
             throw new UncheckedIOException("cannot list threads of " + pid, e);
         }
     }
@@ -158,6 +163,54 @@ public final class ProcFs {
             return Optional.empty();
         }
         return Optional.of(new SchedStat(f[0], f[1], f[2]));
+    }
+
+    /** What {@link #environHas} found. */
+    public enum EnvironEntry {
+        /** The environment the process was started with holds the entry. */
+        PRESENT,
+        /** It does not (or the process is gone, or is a kernel thread). */
+        ABSENT,
+        /** It was longer than the bound read, and the part read does not hold the entry. */
+        TOO_LONG,
+        /** The agent may not read it (another user's process, or one more privileged). */
+        UNREADABLE
+    }
+
+    /**
+     * Whether the environment {@code pid} was started with (/proc/PID/environ, which the process's later setenv does not
+     * change) holds {@code entry} ("NAME=value") whole, reading at most {@code maxBytes} of it. Nothing else of the
+     * environment is kept: it holds a build's secrets.
+     */
+    public EnvironEntry environHas(final long pid, final String entry, final int maxBytes) {
+        byte[] want = (entry + "\0").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] text;
+        try (java.io.InputStream in = Files.newInputStream(root.resolve(pid + "/environ"))) {
+            text = in.readNBytes(maxBytes + 1);
+        } catch (java.nio.file.AccessDeniedException e) {
+            return EnvironEntry.UNREADABLE;
+        } catch (IOException e) {
+            if (e.getMessage() != null && e.getMessage().contains("Permission denied")) {
+                return EnvironEntry.UNREADABLE;
+            }
+            return EnvironEntry.ABSENT; // gone
+        }
+        int length = Math.min(text.length, maxBytes);
+        for (int start = 0; start + want.length <= length; start++) {
+            if ((start == 0 || text[start - 1] == 0) && matches(text, start, want)) {
+                return EnvironEntry.PRESENT;
+            }
+        }
+        return text.length > maxBytes ? EnvironEntry.TOO_LONG : EnvironEntry.ABSENT;
+    }
+
+    private static boolean matches(final byte[] text, final int at, final byte[] want) {
+        for (int i = 0; i < want.length; i++) {
+            if (text[at + i] != want[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether the kernel keeps per-task run-queue statistics (CONFIG_SCHED_INFO): /proc/self/schedstat exists. */

@@ -284,7 +284,10 @@ class ContainerLaunchITest {
         PreparedLaunch exec = registry.prepare(LaunchRequest.of("b", "idle")
                 .onNode(null, AgentLimits.DEFAULT, idle.toString()).pendingFor(TIMEOUT)
                 .forCommand(List.of("docker", "exec", run.stdout(), "true"), docker.env()));
-        assertThat(exec.command(List.of("x"))).as("an exec runs unchanged").containsExactly("x");
+        List<String> line = exec.command(List.of("docker", "exec", run.stdout(), "true"));
+        assertThat(line).as("an exec runs as given, with the marker its measurement finds its processes by").hasSize(6)
+                .startsWith("docker", "exec", "--env").endsWith(run.stdout(), "true");
+        assertThat(line.get(3)).matches("SCHEDPOLICY_EXEC=[0-9a-f]{32}");
         registry.abort(exec.id(), "not started in this test");
         registry.finishBlock("b");
         assertThat(stateEntries()).as("the block's cid files are removed when it ends").isEmpty();

@@ -52,6 +52,18 @@ class LaunchTableTest {
     }
 
     @Test
+    void shouldReadBackThatALaunchWasMeasuredInAContainer() {
+        StepMeasure exec = new StepMeasure("i #1 › sh (normal)", "container 0123456789ab: the processes of its cpu cgroup"
+                + " /docker/0123456789ab... started by this exec (its marker in /proc/PID/environ)", 3_000_000_000L,
+                OptionalLong.empty(), 2_000_000_000L, 100_000_000L, OptionalLong.empty(), List.of(), 100_000_000L, List.of());
+        LaunchTable.Encoded e = LaunchTable.encode(List.of(new LaunchTable.Row("", "normal", "", "", "sh",
+                new MeasureRecord("ct-1", exec, true)), launch(1)));
+        List<LaunchTable.Row> back = LaunchTable.decode(e.texts(), e.rows());
+        assertThat(back.get(0).record().inContainer()).isTrue();
+        assertThat(back.get(1).record().inContainer()).as("a launch of ours").isFalse();
+    }
+
+    @Test
     void shouldReadBackTheTimeAQuotaHeldALaunchBackAndNoneForALaunchWithoutQuota() {
         StepMeasure quota = new StepMeasure("q #1 › sh (quota20)", "test", 3_000_000_000L, OptionalLong.of(600_000_000L),
                 600_000_000L, 100_000_000L, OptionalLong.empty(), List.of(), 100_000_000L, List.of(), 2_300_000_000L);

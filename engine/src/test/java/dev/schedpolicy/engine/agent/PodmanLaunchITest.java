@@ -120,8 +120,8 @@ class PodmanLaunchITest {
         List<String> exec = podman("exec", id, "sleep", "1");
         PreparedLaunch joined = registry.prepare(LaunchRequest.of("b", "cpu-idle").pendingFor(TIMEOUT)
                 .forCommand(exec, Map.of()));
-        assertThat(joined.command(exec)).isEqualTo(exec);
-        Process p = new ProcessBuilder(exec).start();
+        assertThat(joined.command(exec)).as("as given, with its marker").hasSize(exec.size() + 2).containsSubsequence(exec);
+        Process p = new ProcessBuilder(joined.command(exec)).start();
         LaunchRecord execRecord = registry.release(joined.id(), TIMEOUT);
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(execRecord.describe()).contains("exec into container started under 'cpu-idle+cpus=0'")

@@ -23,6 +23,14 @@ class UnmeasuredLaunchesTest {
     }
 
     @Test
+    void shouldSayContainerStartsApartFromTheExecsThatAreMeasured() {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        UnmeasuredLaunches.count(counts, UnmeasuredLaunches.CONTAINER_START);
+        assertThat(UnmeasuredLaunches.lines(counts)).containsExactly("1 container start not measured (docker run, create):"
+                + " the client is not the work; the steps that exec into the container are measured apart");
+    }
+
+    @Test
     void shouldKeepABoundedNumberOfReasonsWhateverTheAgentsSay() {
         Map<String, Integer> counts = new LinkedHashMap<>();
         for (int i = 0; i < 1000; i++) {

@@ -45,6 +45,25 @@ class ProcFsDescendantsTest {
         }
     }
 
+    @Test
+    @EnabledOnOs(OS.LINUX)
+    void shouldWalkATreeWhoseProcessesExitMeanwhileWithoutFailing() throws Exception {
+        // a shell that forks short-lived children as fast as it can: some exit while their task directory is listed,
+        // which the kernel answers with ESRCH, not ENOENT (a guard's period failed on it)
+        Process churn = new ProcessBuilder("/bin/sh", "-c", "while :; do /bin/true & /bin/true & /bin/true & wait; done").start();
+        try {
+            ProcFs proc = ProcFs.system();
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (System.nanoTime() < until) {
+                assertThat(proc.descendants(churn.pid())).isPresent();
+                assertThat(proc.threads(churn.pid())).isNotEmpty();
+            }
+        } finally {
+            churn.descendants().forEach(ProcessHandle::destroyForcibly);
+            churn.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
     private static void write(final Path root, final long pid, final long tid, final String children) throws Exception {
         Path dir = Files.createDirectories(root.resolve(pid + "/task/" + tid));
         Files.writeString(dir.resolve("children"), children);
