@@ -215,6 +215,12 @@ public class MeasureBuildAction extends BuildAction<MeasureResult> {
             return new String[] {String.format(Locale.ROOT, "%.0f%%", 100.0 * partNanos / waitNanos), who};
         }
 
+        /** Whether the launch ran in a container (a step of docker-workflow's inside), measured through its cgroup. */
+        @Exported
+        public boolean isInContainer() {
+            return r().inContainer();
+        }
+
         @Exported
         public String getSource() {
             return r().source();
