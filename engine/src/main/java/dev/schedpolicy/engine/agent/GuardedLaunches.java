@@ -111,9 +111,10 @@ final class GuardedLaunches implements AutoCloseable {
 
     /** Ends the guards whose launch has no process left; now and then forgets ended launches. Called every 100 ms. */
     void tick() {
-        for (String id : List.copyOf(running.keySet())) {
-            if (trees.ended(id)) {
-                end(id);
+        for (Map.Entry<String, Running> e : running.entrySet()) {
+            // the guard's own period reads the launch's processes: the full look (which may rescan /proc) only then
+            if (e.getValue().loop().sawNoProcess() && trees.ended(e.getKey())) {
+                end(e.getKey());
             }
         }
         if (System.nanoTime() - lastPrune > PRUNE_NANOS) {
@@ -171,6 +172,16 @@ final class GuardedLaunches implements AutoCloseable {
         ended.put(id, record);
         ending.remove(id);
         notifyAll();
+    }
+
+    /** Whether a running guard has moved processes out of the cpu cgroup {@code path}, to put them back there. */
+    boolean holdsHomeIn(final String path) {
+        for (Running r : running.values()) {
+            if (r.loop().homeGroups().contains(path)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     boolean isEmpty() {

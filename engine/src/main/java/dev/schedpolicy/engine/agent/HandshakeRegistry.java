@@ -361,7 +361,8 @@ public final class HandshakeRegistry implements AutoCloseable {
             List<Live> done = new ArrayList<>();
             for (Live l : e.getValue()) {
                 String path = l.launch().cgroupPath().orElse(null);
-                if (path != null && !occupancy.occupied(path)) {
+                // a launch group a guard has emptied for a while (its processes lowered) is not done: they go back there
+                if (path != null && !occupancy.occupied(path) && !guards.holdsHomeIn(path)) {
                     done.add(l);
                 }
             }

@@ -9,6 +9,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -39,8 +40,15 @@ final class LaunchTrees {
     private final ProcFs proc;
     private final long undecidedGraceNanos;
     private final Map<String, Long> roots = new LinkedHashMap<>();
+    /**
+     * Launches whose released PID was seen ended: never looked up again, since the kernel may give that PID to a
+     * process that is no launch's (a guard would lower it), and a shell step's launched shell ends at once.
+     */
+    private final Set<String> rootEnded = new HashSet<>();
     /** PID to the launch id its environment names ("" for none, or unreadable), for PIDs alive at the last scan. */
     private Map<Long, String> marks = new HashMap<>();
+    /** The same, by launch id (launches with a marked process only): a guard's period reads one launch's. */
+    private Map<String, List<Long>> marked = new HashMap<>();
     /** PID to when it was first seen, for PIDs alive at the last scan whose mark could not be told yet. */
     private Map<Long, Long> undecided = new HashMap<>();
     private long lastMarkScan;
@@ -64,13 +72,21 @@ final class LaunchTrees {
 
     /** The live processes of launch {@code id}; empty once they have all ended (or for an unknown id). */
     synchronized List<Long> processes(final String id) {
+        return processes(id, true);
+    }
+
+    /**
+     * The live processes of launch {@code id}; with {@code fresh}, "none" is said only after a scan of /proc just now
+     * (an ending is decided on it), else the last scan's word stands.
+     */
+    private List<Long> processes(final String id, final boolean fresh) {
         Long root = roots.get(id);
         if (root == null) {
             return List.of();
         }
         boolean scanned = scanMarksIfDue(false);
         List<Long> out = collect(id, root);
-        if (out.isEmpty() && !scanned) {
+        if (fresh && out.isEmpty() && !scanned) {
             // "none left" ends a guard: said only after a fresh scan, since a shell step's launched shell exits at once
             // and its script may have begun after the last scan
             scanMarksIfDue(true);
@@ -98,21 +114,24 @@ final class LaunchTrees {
 
     private List<Long> collect(final String id, final long root) {
         Set<Long> out = new LinkedHashSet<>();
-        addTree(root, out);
-        marks.forEach((pid, mark) -> {
-            if (mark.equals(id)) {
-                addTree(pid, out);
-            }
-        });
+        if (!rootEnded.contains(id) && !addTree(root, out)) {
+            rootEnded.add(id);
+        }
+        for (long pid : marked.getOrDefault(id, List.of())) {
+            addTree(pid, out);
+        }
         return List.copyOf(out);
     }
 
-    /** Every live process of every launch but {@code excluded}, with the launch it belongs to. */
+    /**
+     * Every live process of every launch but {@code excluded}, with the launch it belongs to, as of the last scan (a
+     * launch seen with no process is not worth a scan of its own here: the next regular one finds what it started).
+     */
     synchronized Map<Long, String> processesOfAllBut(final Set<String> excluded) {
         Map<Long, String> out = new LinkedHashMap<>();
         for (String id : new ArrayList<>(roots.keySet())) {
             if (!excluded.contains(id)) {
-                for (long pid : processes(id)) {
+                for (long pid : processes(id, false)) {
                     out.putIfAbsent(pid, id);
                 }
             }
@@ -123,20 +142,23 @@ final class LaunchTrees {
     /** Forgets launches none of whose processes lives any more. */
     synchronized void prune() {
         roots.keySet().removeIf(this::ended);
+        rootEnded.retainAll(roots.keySet());
     }
 
     synchronized int size() {
         return roots.size();
     }
 
-    private void addTree(final long pid, final Set<Long> out) {
+    /** Adds the process and its descendants; false when it has ended. */
+    private boolean addTree(final long pid, final Set<Long> out) {
         // a zombie has ended: where nothing reaps orphans (an agent that is a container's PID 1) it would keep its
         // launch, and a guard on it, alive until the block's end
         if (proc.stat(pid).filter(s -> s.state() != 'Z').isEmpty()) {
-            return;
+            return false;
         }
         out.add(pid);
         out.addAll(proc.descendants(pid).orElse(List.of()));
+        return true;
     }
 
     /** Reads the marks of processes not seen before, when due or {@code now}; whether it did. */
@@ -162,6 +184,13 @@ final class LaunchTrees {
             }
         }
         marks = next;
+        Map<String, List<Long>> byLaunch = new HashMap<>();
+        next.forEach((pid, mark) -> {
+            if (!mark.isEmpty()) {
+                byLaunch.computeIfAbsent(mark, k -> new ArrayList<>()).add(pid);
+            }
+        });
+        marked = byLaunch;
         undecided = stillUndecided;
         return true;
     }

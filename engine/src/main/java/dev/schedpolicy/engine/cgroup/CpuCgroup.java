@@ -83,6 +83,15 @@ public final class CpuCgroup implements AutoCloseable {
         place("cgroup.procs", pid, "process");
     }
 
+    /**
+     * Moves the process (all its threads) into this cpu group only, leaving it in its cpuacct group where that is a
+     * hierarchy of its own (v1): a guard lowers a process for a while, and its step's accounting group must neither
+     * look empty meanwhile (the step would count as ended and its group be removed) nor lose its CPU.
+     */
+    public void placeProcessCpuOnly(final long pid) {
+        files.write(dir.resolve("cgroup.procs"), Long.toString(pid));
+    }
+
     /** Moves one thread (v1 only); processes it spawns afterwards start here too. */
     public void placeThread(final long tid) {
         controller.placeThread(dir, tid);

@@ -18,8 +18,10 @@ import java.util.function.Supplier;
  * Guards one step, the process tree of {@code rootPid}: every period it reads the tree's run-queue wait (per-task
  * schedstat); when the wait over a period exceeds the threshold it lowers the busy competitors, each by the first
  * {@link Lowering} that takes it; while lowered, newly busy competitors are lowered too; once the step has asked for
- * little CPU for the quiet time, or at {@link #close}, everything is put back. Runs on a thread of its own at the
- * caller's priority: a lowered guard would act late exactly when the machine is busy.
+ * little CPU for the quiet time, once it has no process left, or at {@link #close}, everything is put back. The period
+ * is short while the guard arms (its start, and after each putting back) and long while it acts
+ * ({@link GuardSettings#periodNanos}). Runs on a thread of its own at the caller's priority: a lowered guard would act
+ * late exactly when the machine is busy.
  */
 public final class GuardLoop implements AutoCloseable {
     private final ProcFs proc;
@@ -37,10 +39,16 @@ public final class GuardLoop implements AutoCloseable {
     private final long startNanos;
     private Thread thread;
     private volatile boolean stopping;
+    /** Whether the last period found no process of the step (or none ran yet): whoever ends the guard looks then. */
+    private volatile boolean noProcess = true;
+    /** Since when the step has shown no process; -1 while it shows some. */
+    private long emptySinceNanos = -1;
     private SchedStat last = SchedStat.ZERO;
     private long lastTickNanos;
     private long nextScanNanos;
     private long quietSinceNanos = -1;
+    /** When the guard last began to arm: its start, or its last putting back; it ticks fast for a while after. */
+    private long armedSinceNanos;
     private long loweredSinceNanos;
     private long runnableNanos;
     private long waitNanos;
@@ -81,15 +89,16 @@ public final class GuardLoop implements AutoCloseable {
         this.sampler = new TaskSampler(proc);
         this.startNanos = System.nanoTime();
         this.lastTickNanos = startNanos;
+        this.armedSinceNanos = startNanos;
     }
 
     /** Starts watching on a thread of its own. */
     public synchronized GuardLoop start() {
         last = sampler.sample(tasks(treeNow()));
         competitors.scan(excluded(treeNow()));
-        // who is busy takes two scans; the second comes after one period, so that a step that waits from its first
-        // instruction is helped within about 100 ms, not after a whole scan period
-        nextScanNanos = System.nanoTime() + settings.period().toNanos();
+        // who is busy takes two scans; the second comes as soon as the CPU counters can tell, so that a step that waits
+        // from its first instruction is helped within a few fast periods, not after a whole scan period
+        nextScanNanos = System.nanoTime() + GuardSettings.MIN_BUSY_WINDOW.toNanos();
         thread = new Thread(this::run, "schedpolicy-guard-" + name);
         thread.setDaemon(true);
         thread.start();
@@ -97,8 +106,7 @@ public final class GuardLoop implements AutoCloseable {
     }
 
     private void run() {
-        long periodNanos = settings.period().toNanos();
-        long next = System.nanoTime() + periodNanos;
+        long next = System.nanoTime() + nextPeriodNanos();
         while (!stopping) {
             LockSupport.parkNanos(Math.max(0, next - System.nanoTime()));
             if (stopping) {
@@ -111,6 +119,7 @@ public final class GuardLoop implements AutoCloseable {
                     note("the guard's period failed: " + e.getMessage());
                 }
             }
+            long periodNanos = nextPeriodNanos();
             next += periodNanos;
             long now = System.nanoTime();
             if (next < now) {
@@ -119,10 +128,18 @@ public final class GuardLoop implements AutoCloseable {
         }
     }
 
+    private synchronized long nextPeriodNanos() {
+        if (emptySinceNanos >= 0 && !active.isEmpty()) {
+            return settings.fastPeriod().toNanos(); // the step may have ended: what it lowered goes back soon
+        }
+        return settings.periodNanos(System.nanoTime() - armedSinceNanos, !active.isEmpty());
+    }
+
     /** One period: read the wait, scan when due, act or put back. */
     synchronized void tick() {
         long now = System.nanoTime();
         List<Long> tree = treeNow();
+        noProcess = tree.isEmpty();
         SchedStat total = sampler.sample(tasks(tree));
         SchedStat delta = total.minus(last);
         last = total;
@@ -139,7 +156,18 @@ public final class GuardLoop implements AutoCloseable {
             competitors.scan(excluded(tree));
             nextScanNanos = now + settings.scanPeriod().toNanos();
         }
-        boolean over = runnable >= settings.minRunnable().toNanos() && delta.waitShare() > settings.waitThreshold();
+        boolean over = runnable >= settings.minRunnableNanos(elapsed) && delta.waitShare() > settings.waitThreshold();
+        if (tree.isEmpty()) {
+            // the step has no process left: nobody to yield to, so no quiet time to wait out; but a shell step's script
+            // is found a moment after its launched shell exits, so "none" must hold for a few fast periods first
+            if (emptySinceNanos < 0) {
+                emptySinceNanos = now;
+            } else if (now - emptySinceNanos >= GuardSettings.EMPTY_GRACE.toNanos()) {
+                restoreAll(now);
+            }
+            return;
+        }
+        emptySinceNanos = -1;
         if (over) {
             quietSinceNanos = -1;
             lowerBusy(now, periodStart);
@@ -165,16 +193,20 @@ public final class GuardLoop implements AutoCloseable {
                 continue;
             }
             List<String> why = new ArrayList<>();
+            boolean heldElsewhere = false;
             for (Lowering l : lowerings) {
                 try {
                     active.put(c.pid(), l.lower(c));
                     tallies.computeIfAbsent(c.pid(), k -> new Tally(c, l.means())).times++;
                     break;
+                } catch (Lowering.HeldElsewhere e) {
+                    heldElsewhere = true;
+                    break;
                 } catch (RuntimeException e) {
                     why.add(l.means() + ": " + e.getMessage());
                 }
             }
-            if (!active.containsKey(c.pid())) {
+            if (!active.containsKey(c.pid()) && !heldElsewhere) {
                 refused.add(c.pid());
                 note("could not lower " + c + ": " + String.join("; ", why));
             }
@@ -191,6 +223,7 @@ public final class GuardLoop implements AutoCloseable {
     private void restoreAll(final long now) {
         if (!active.isEmpty()) {
             actingNanos += now - loweredSinceNanos;
+            armedSinceNanos = now;
         }
         for (Map.Entry<Long, Lowering.Lowered> e : active.entrySet()) {
             try {
@@ -203,6 +236,7 @@ public final class GuardLoop implements AutoCloseable {
         }
         active.clear();
         quietSinceNanos = -1;
+        emptySinceNanos = -1;
     }
 
     private List<Long> treeNow() {
@@ -227,6 +261,23 @@ public final class GuardLoop implements AutoCloseable {
         if (notes.size() < 20 && !notes.contains(text)) {
             notes.add(text);
         }
+    }
+
+    /** Whether the guard's last period found no process of the step left: a cheap hint to check its end. */
+    public boolean sawNoProcess() {
+        return noProcess;
+    }
+
+    /**
+     * The cpu cgroups the processes lowered now came from: they look empty meanwhile, and whoever removes empty groups
+     * must leave them, or nothing could go back.
+     */
+    public synchronized Set<String> homeGroups() {
+        Set<String> out = new HashSet<>();
+        for (Lowering.Lowered l : active.values()) {
+            l.homeGroup().ifPresent(out::add);
+        }
+        return out;
     }
 
     /** Whether anything is lowered now. */

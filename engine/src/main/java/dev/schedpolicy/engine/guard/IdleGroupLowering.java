@@ -20,6 +20,8 @@ import java.util.Set;
  * born meanwhile follow their parent home. The group is made at the first lowering and removed at {@link #close}.
  */
 public final class IdleGroupLowering implements Lowering {
+    /** The groups of every guard of this JVM while they exist: a process in one of them is that guard's to put back. */
+    private static final java.util.Set<String> GUARD_GROUPS = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final CgroupSystem system;
     private final ProcFs proc;
     private final Path parent;
@@ -71,14 +73,18 @@ public final class IdleGroupLowering implements Lowering {
                     throw e;
                 }
             }
+            GUARD_GROUPS.add(group.cgroupPath());
         }
         ProcessHome home = system.homeOf(competitor.pid());
         if (home.cpuPath().equals(group.cgroupPath())) {
             throw new IllegalStateException(competitor + " is in the guard's group already");
         }
+        if (GUARD_GROUPS.contains(home.cpuPath())) {
+            throw new HeldElsewhere(competitor + " is held lowered by another guard");
+        }
         // written down first: a guard killed between the two leaves a line for a process that never moved, which is harmless
         homes.ifPresent(h -> h.record(group.cgroupPath(), home));
-        group.placeProcess(competitor.pid());
+        group.placeProcessCpuOnly(competitor.pid());
         anyHome = Optional.of(home);
         return new Moved(competitor, home);
     }
@@ -120,6 +126,7 @@ public final class IdleGroupLowering implements Lowering {
         }
         group.close();
         String closed = group.cgroupPath();
+        GUARD_GROUPS.remove(closed);
         group = null;
         homes.ifPresent(h -> h.forget(closed));
     }
@@ -141,6 +148,11 @@ public final class IdleGroupLowering implements Lowering {
         @Override
         public void restore() {
             returnTree(competitor.pid(), home);
+        }
+
+        @Override
+        public Optional<String> homeGroup() {
+            return Optional.of(home.cpuPath());
         }
     }
 }

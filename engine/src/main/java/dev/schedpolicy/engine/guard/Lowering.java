@@ -15,11 +15,29 @@ public interface Lowering {
     /** Ends this way of lowering (removes what it made); every {@link Lowered} is restored before. */
     void close();
 
+    /**
+     * The process is held lowered by another guard of this JVM right now (several guarded launches run at once): it is
+     * left to that guard, and tried again at a later period, never noted as refused. Lowering it here would take the
+     * other guard's group for its home, which is gone once that guard ends.
+     */
+    final class HeldElsewhere extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        public HeldElsewhere(final String message) {
+            super(message);
+        }
+    }
+
     /** What was lowered, and how to undo exactly that. */
     interface Lowered {
         Competitor competitor();
 
         /** Puts it back as recorded; a process that has exited meanwhile is not an error. */
         void restore();
+
+        /** The cpu cgroup it came from and goes back to, when lowering moved it out of one; empty otherwise. */
+        default java.util.Optional<String> homeGroup() {
+            return java.util.Optional.empty();
+        }
     }
 }

@@ -170,6 +170,35 @@ class GuardedLaunchITest {
     }
 
     @Test
+    void shouldKeepALaunchGroupItsGuardEmptiedSoThatItsProcessesGoBack() throws Exception {
+        CgroupSystem cgroups = WritableCgroups.orSkip();
+        // a reaper of empty launch groups every 200 ms: a lowered launch's own group looks empty meanwhile
+        registry.close();
+        registry = new HandshakeRegistry(LaunchConfig.defaults().withStateDir(state), Path.of("/proc"), Duration.ofMillis(200));
+        PreparedLaunch weighted = registry.prepare(LaunchRequest.of("compile-block", "weight50").pendingFor(Duration.ofSeconds(30)));
+        Process compile = launch(weighted, BUSY);
+        String home = cgroups.cpuCgroupOf(compile.pid());
+        assertThat(home).as("the launch has a group of its own").startsWith("/schedpolicy-");
+        Thread.sleep(300);
+
+        PreparedLaunch tests = prepare("tests-block");
+        assertThat(registry.guard(tests.id(), "tests #8", "tests")).isEmpty();
+        Process guarded = launch(tests, "timeout 120 /bin/sh -c '" + BUSY + "'");
+        await(() -> !cgroups.cpuCgroupOf(compile.pid()).equals(home), 30_000);
+        assertThat(cgroups.cpuCgroupOf(compile.pid())).as("lowered").isNotEqualTo(home);
+        Thread.sleep(1_000); // five reaper rounds while the launch's own group is empty
+
+        guarded.descendants().forEach(ProcessHandle::destroy);
+        guarded.destroy();
+        assertThat(guarded.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        await(() -> cgroups.cpuCgroupOf(compile.pid()).equals(home), 20_000);
+        assertThat(cgroups.cpuCgroupOf(compile.pid())).as("back in its own group, which was kept").isEqualTo(home);
+        List<GuardRecord> records = registry.collectGuards(List.of(tests.id()), Duration.ofSeconds(30));
+        assertThat(records).hasSize(1);
+        assertThat(records.get(0).restored()).as(String.join("; ", records.get(0).notes())).isTrue();
+    }
+
+    @Test
     void shouldGuardAShellStepWhoseScriptRunsOnAfterItsLaunchedShellExits() throws Exception {
         CgroupSystem cgroups = WritableCgroups.orSkip();
         Process compile = launch(prepare("compile-block"), BUSY);

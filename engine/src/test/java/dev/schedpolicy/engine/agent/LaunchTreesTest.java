@@ -96,6 +96,22 @@ class LaunchTreesTest {
         assertThat(trees.ended("hs-1")).isTrue();
     }
 
+    @Test
+    void shouldNeverTakeAProcessThatGotAnEndedLaunchedPidForTheLaunch(@TempDir final Path root) throws Exception {
+        process(root, 100, 1, LaunchMarks.MARKER + "=hs-1\0");
+        process(root, 200, 1, LaunchMarks.MARKER + "=hs-1\0");
+        LaunchTrees trees = new LaunchTrees(new ProcFs(root));
+        trees.add("hs-1", 100);
+        assertThat(trees.processes("hs-1")).containsExactlyInAnyOrder(100L, 200L);
+        // the launched shell exits (its script 200 runs on), and the kernel gives its PID to a process of nobody's
+        delete(root.resolve("100"));
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(LaunchTrees.MARK_SCAN_NANOS) + 50);
+        assertThat(trees.processes("hs-1")).containsExactly(200L);
+        process(root, 100, 1, "PATH=/bin\0");
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(LaunchTrees.MARK_SCAN_NANOS) + 50);
+        assertThat(trees.processes("hs-1")).as("a guard would lower it").containsExactly(200L);
+    }
+
     private static void delete(final Path dir) throws IOException {
         try (var files = Files.walk(dir)) {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -41,9 +41,12 @@ class GuardLoopITest {
     @TempDir
     Path state;
     private final List<Process> started = new ArrayList<>();
+    /** Every loop a test started: closed after it, so that a failed test leaves no group for the leak tests to find. */
+    private final List<GuardLoop> loops = new ArrayList<>();
 
     @AfterEach
     void stop() throws InterruptedException {
+        loops.forEach(GuardLoop::close);
         for (Process p : started) {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
@@ -85,6 +88,7 @@ class GuardLoopITest {
         GuardLoop loop = new GuardLoop(proc, guarded.pid(),
                 new ListedCompetitors(proc, () -> List.of(a.pid(), b.pid()), 0.05),
                 List.of(new IdleGroupLowering(cgroups, proc)), GuardSettings.defaults(), Set.of()).start();
+        loops.add(loop);
         await(loop::acting, 5_000);
         assertThat(loop.acting()).as("the guard acted on a step that waits beside two busy loops").isTrue();
         await(() -> !cgroups.cpuCgroupOf(b.pid()).equals(homeB), 1_000);
@@ -125,6 +129,7 @@ class GuardLoopITest {
         await(() -> proc.stat(guarded.pid()).map(s -> s.state() == 'S').orElse(false), 10_000);
         GuardLoop loop = new GuardLoop(proc, guarded.pid(), new ListedCompetitors(proc, () -> List.of(a.pid()), 0.05),
                 List.of(new IdleGroupLowering(cgroups, proc)), GuardSettings.defaults(), Set.of()).start();
+        loops.add(loop);
         Thread.sleep(1_500);
         GuardReport report = loop.finish();
         assertThat(report.actions()).isZero();
@@ -143,6 +148,7 @@ class GuardLoopITest {
         Process guarded = start("taskset", "-c", "0", "/bin/sh", "-c", "timeout 2 /bin/sh -c '" + BUSY + "'; sleep 4");
         GuardLoop loop = new GuardLoop(proc, guarded.pid(), new ListedCompetitors(proc, () -> List.of(a.pid()), 0.05),
                 List.of(new IdleGroupLowering(cgroups, proc)), GuardSettings.defaults(), Set.of()).start();
+        loops.add(loop);
         await(loop::acting, 5_000);
         assertThat(loop.acting()).isTrue();
         await(() -> !loop.acting(), 30_000);

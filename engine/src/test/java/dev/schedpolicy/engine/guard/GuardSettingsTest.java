@@ -20,9 +20,30 @@ class GuardSettingsTest {
     void shouldRejectPeriodsTheLoopCannotKeep() {
         GuardSettings d = GuardSettings.defaults();
         assertThatThrownBy(() -> new GuardSettings(Duration.ofMillis(1), 0.1, Duration.ZERO, d.quiet(), 0.1,
-                d.scanPeriod(), 0.05)).hasMessage("guard period must be 10..1000 ms, got 1 ms");
+                d.scanPeriod(), 0.05, d.fastPeriod(), d.fastFor())).hasMessage("guard period must be 10..1000 ms, got 1 ms");
         assertThatThrownBy(() -> new GuardSettings(d.period(), 0.1, d.minRunnable(), Duration.ofMillis(10), 0.1,
-                d.scanPeriod(), 0.05)).hasMessage("guard quiet time must be at least one period (50 ms)");
+                d.scanPeriod(), 0.05, d.fastPeriod(), d.fastFor()))
+                .hasMessage("guard quiet time must be at least one period (50 ms)");
+        assertThatThrownBy(() -> new GuardSettings(d.period(), 0.1, d.minRunnable(), d.quiet(), 0.1, d.scanPeriod(), 0.05,
+                Duration.ofMillis(100), d.fastFor())).hasMessage("guard fast period must be 5..50 ms (the period), got 100 ms");
+    }
+
+    @Test
+    void shouldTickFastWhileArmingAndAtThePeriodOnceActingOrArmedLongEnough() {
+        GuardSettings d = GuardSettings.defaults();
+        long ms = 1_000_000L;
+        assertThat(d.periodNanos(0, false)).as("just started or just put back").isEqualTo(10 * ms);
+        assertThat(d.periodNanos(499 * ms, false)).isEqualTo(10 * ms);
+        assertThat(d.periodNanos(500 * ms, false)).as("armed for the fast time: the step did not wait").isEqualTo(50 * ms);
+        assertThat(d.periodNanos(0, true)).as("acting: newly busy competitors and the quiet show at scans").isEqualTo(250 * ms);
+    }
+
+    @Test
+    void shouldAskAShortPeriodForItsShareOfTheLeastRunnableTime() {
+        GuardSettings d = GuardSettings.defaults();
+        assertThat(d.minRunnableNanos(10_000_000L)).as("a tenth of 5 ms in a fast period of 10 ms").isEqualTo(1_000_000L);
+        assertThat(d.minRunnableNanos(50_000_000L)).isEqualTo(5_000_000L);
+        assertThat(d.minRunnableNanos(400_000_000L)).as("never more than the setting").isEqualTo(5_000_000L);
     }
 
     @Test
