@@ -54,7 +54,8 @@ public final class BenchCommand implements Callable<Integer> {
     private boolean full;
 
     @Option(names = "--policies", split = ",", paramLabel = "LIST", description = "Policies (rows), e.g. default,nice19,idle,quota50,cpu-idle,guard (guard: the background unlowered,"
-            + " the victim guarded as withSchedGuard guards a test step).")
+            + " the victim guarded as withSchedGuard guards a test step; guard+POLICY, e.g. guard+idle: the"
+            + " background under POLICY and the victim guarded).")
     private List<String> policies;
 
     @Option(names = "--loads", split = ",", paramLabel = "LIST", description = "Loads (columns) as multiples of the CPU count, 0..64, e.g. 0,1,2,4.")

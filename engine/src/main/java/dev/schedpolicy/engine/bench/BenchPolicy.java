@@ -6,6 +6,7 @@ import java.util.Locale;
  * A matrix row's policy as the scenario names it: {@code default} (nothing applied), {@code split}
  * (affinity split: the policed side pinned to the upper half of the CPUs, the other side left free), {@code guard}
  * (nothing applied; the victim is guarded, as {@code withSchedGuard} guards a test step: {@link BenchGuard}),
+ * {@code guard+POLICY} (the background under POLICY, e.g. {@code guard+idle}, and the victim guarded beside it),
  * or any compact policy the engine parses (e.g. {@code batch+nice19}, {@code quota50}, {@code cpu-idle}).
  *
  * @param label   as written in the scenario
@@ -23,6 +24,14 @@ public record BenchPolicy(String label, String compact) {
         if (l.equals(GUARD)) {
             return new BenchPolicy(l, null);
         }
+        if (l.startsWith(GUARD + "+")) {
+            BenchPolicy beside = of(l.substring(GUARD.length() + 1), ncpu);
+            if (beside.isGuard() || beside.compact() == null) {
+                throw new IllegalArgumentException("'" + label.trim() + "': after guard+ comes the background's policy, e.g."
+                        + " guard+idle or guard+cpu-idle; for an unlowered background write guard");
+            }
+            return new BenchPolicy(l, beside.compact());
+        }
         if (l.equals("split")) {
             int from = Math.max(1, ncpu / 2);
             int to = Math.max(from, ncpu - 1);
@@ -37,9 +46,9 @@ public record BenchPolicy(String label, String compact) {
         return new BenchPolicy(label + "@cpu" + cpu, compact == null ? pin : compact + "+" + pin);
     }
 
-    /** The guard row: nothing is applied to either side, and the victim is guarded while the run measures. */
+    /** A guard row: the victim is guarded while the run measures (nothing, or the row's policy, on the background). */
     public boolean isGuard() {
-        return label.equals(GUARD) || label.startsWith(GUARD + "@");
+        return label.equals(GUARD) || label.startsWith(GUARD + "@") || label.startsWith(GUARD + "+");
     }
 
     /** Whether nothing is applied to the processes started under it (default, and the guard row). */
