@@ -8,4 +8,4 @@ fi
 browser open "$J/manage/configure" shot "$OUT/screenshots/configure.png" \
   eval 'Array.from(document.querySelectorAll("input[name]")).map(e => e.name).join(" ")' >"$OUT/configure-fields.txt" 2>&1
 check "the System page shows the Sched Policy section with all its fields" \
-  grep -q '_.defaultPolicy .*_.cgroupParent .*_.measureAllSteps .*_.guardJobs .*_.guardStages .*_.allowAboveDefault .*_.allowRaise .*_.minNice .*_.allowCgroups .*_.maxQuotaPercent .*_.handshakeTimeoutSeconds .*_.benchmarkMaxLoad .*_.benchmarkMaxRepetitions .*_.benchmarkMaxMinutes' "$OUT/configure-fields.txt"
+  grep -q '_.defaultPolicy .*_.cgroupParent .*_.measureAllSteps .*_.guardJobs .*_.guardStages .*_.guardWholeJobs .*_.guardLabel .*_.allowAboveDefault .*_.allowRaise .*_.minNice .*_.allowCgroups .*_.maxQuotaPercent .*_.handshakeTimeoutSeconds .*_.benchmarkMaxLoad .*_.benchmarkMaxRepetitions .*_.benchmarkMaxMinutes' "$OUT/configure-fields.txt"

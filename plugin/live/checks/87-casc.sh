@@ -32,18 +32,18 @@ else
   if wait_jenkins "$CASC_PID" "$CASC/jenkins.log"; then
     J="http://127.0.0.1:$CPORT" CRUMB=
     pass "Configuration as Code: Jenkins started with docs/jenkins.md's YAML in CASC_JENKINS_CONFIG"
-    fields='defaultPolicy cgroupParent minNice maxQuotaPercent handshakeTimeoutSeconds allowRaise allowCgroups allowAboveDefault measureAllSteps guardJobs guardStages benchmarkMaxLoad benchmarkMaxRepetitions benchmarkMaxMinutes'
+    fields='defaultPolicy cgroupParent minNice maxQuotaPercent handshakeTimeoutSeconds allowRaise allowCgroups allowAboveDefault measureAllSteps guardJobs guardStages guardWholeJobs guardLabel benchmarkMaxLoad benchmarkMaxRepetitions benchmarkMaxMinutes'
     shown=$(browser open "$J/manage/configure" shot "$OUT/screenshots/casc-configure.png" eval "'$fields'.split(' ').map(n => {
         const f = document.querySelector('input[name=\"_.' + n + '\"]'); return n + '=' + (f.type === 'checkbox' ? f.checked : f.value); }).join(' ')" | tail -1)
     wanted=$(for f in $fields; do printf '%s=%s ' "$f" "$(yaml_get "$CASC/jenkins.yaml" "g['$f']")"; done)
-    check "Configuration as Code: the System page shows the 14 global settings of the YAML (${wanted% })" test "$shown" = "${wanted% }"
+    check "Configuration as Code: the System page shows the 16 global settings of the YAML (${wanted% })" test "$shown" = "${wanted% }"
     note "shown: $shown"
     jcurl "$J/computer/builder-1/config.xml" >"$CASC/builder-1.xml"
     prop=$(python3 -c 'import sys, xml.etree.ElementTree as E
 p = E.parse(sys.argv[1]).getroot().find("nodeProperties/dev.schedpolicy.jenkins.SchedPolicyNodeProperty")
-print("none" if p is None else p.findtext("policy") + " " + p.findtext("cgroupParent"))' "$CASC/builder-1.xml" 2>&1)
+print("none" if p is None else " ".join(p.findtext(k) for k in ("policy", "cgroupParent", "guardStages", "guardWholeJobs")))' "$CASC/builder-1.xml" 2>&1)
     check "Configuration as Code: node builder-1 carries the node property of the YAML in its config.xml ($prop)" \
-      test "$prop" = "$(yaml_get "$CASC/jenkins.yaml" "n['policy']") $(yaml_get "$CASC/jenkins.yaml" "n['cgroupParent']")"
+      test "$prop" = "$(yaml_get "$CASC/jenkins.yaml" "' '.join(n[k] for k in ('policy', 'cgroupParent', 'guardStages', 'guardWholeJobs'))")"
     jpost manage/configuration-as-code/export -o "$CASC/export.yaml"
     # the same keys with the same values, global settings and node property alike
     verdict=$(python3 - "$CASC/jenkins.yaml" "$CASC/export.yaml" <<'PY'

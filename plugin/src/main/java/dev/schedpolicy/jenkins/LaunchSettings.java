@@ -33,7 +33,7 @@ final class LaunchSettings implements Serializable {
     /** The withSchedGuard block whose launches these are, or null: not guarded (and in settings saved before it existed). */
     private String guardKey;
     /**
-     * Whether only a launch the stage rule guards goes through the agent ({@link StageGuards}): a node without a default
+     * Whether only a launch a guard rule guards goes through the agent ({@link RuleGuards}): a node without a default
      * or measuring is decorated only for the rule, and its other launches stay as they were. False in older settings.
      */
     private boolean guardedOnly;
@@ -113,7 +113,7 @@ final class LaunchSettings implements Serializable {
         return s;
     }
 
-    /** These settings, for a launcher that polices only the launches the stage rule guards. */
+    /** These settings, for a launcher that polices only the launches a guard rule guards. */
     LaunchSettings guardedOnly() {
         LaunchSettings s = copy();
         s.guardedOnly = true;

@@ -23,8 +23,8 @@ public class NodeDefaultLauncherDecorator extends LauncherDecorator {
         if (policy == null && NodeDefaults.measureOn(node)) {
             // measured but not lowered: through park-and-release, so the launch joins its accounting group first
             policy = "normal";
-        } else if (policy == null && StageGuards.on()) {
-            // the stage rule decides per launch, where the step's stage is known; the others stay as they are
+        } else if (policy == null && RuleGuards.on(node)) {
+            // the guard rules decide per launch, where its build and stage are known; the others stay as they are
             policy = "normal";
             onlyGuarded = true;
         }

@@ -63,7 +63,7 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
             return super.launch(starter);
         }
         // the step's stage is known only now, on the thread that starts it
-        LaunchSettings effective = StageGuards.apply(settings);
+        LaunchSettings effective = RuleGuards.apply(settings);
         if (effective.passesUnguarded() || !LaunchMarks.claim(starter)) {
             return super.launch(starter);
         }
@@ -144,7 +144,7 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
 
     /**
      * The engine decides on the agent, from the command line, whether and how the launch is policed (containers too), under
-     * {@code launch}: this launcher's settings, or the stage rule's guarded copy of them.
+     * {@code launch}: this launcher's settings, or a guard rule's guarded copy of them.
      */
     private static PreparedLaunch prepare(final VirtualChannel channel, final LaunchSettings launch, final List<String> cmds,
             final String[] envs) throws IOException {

@@ -4,6 +4,7 @@ import dev.schedpolicy.engine.agent.AgentLimits;
 import dev.schedpolicy.engine.agent.BenchmarkCaps;
 import dev.schedpolicy.engine.agent.CgroupParents;
 import dev.schedpolicy.engine.agent.GuardRule;
+import dev.schedpolicy.engine.agent.GuardRules;
 import dev.schedpolicy.engine.agent.GuardStageRule;
 import dev.schedpolicy.engine.agent.PolicyForms;
 import dev.schedpolicy.engine.agent.SchedPolicyAgent;
@@ -11,6 +12,7 @@ import dev.schedpolicy.engine.policy.InvalidPolicyException;
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.Extension;
 import hudson.ExtensionList;
+import hudson.model.labels.LabelExpression;
 import hudson.util.FormValidation;
 import jenkins.model.GlobalConfiguration;
 import jenkins.model.Jenkins;
@@ -44,6 +46,10 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
     private String guardJobs;
     /** Stages whose steps run guarded without withSchedGuard: a regular expression found in the name; null for none. */
     private String guardStages;
+    /** Jobs whose every step runs guarded without withSchedGuard: a regular expression on the full name; null for none. */
+    private String guardWholeJobs;
+    /** Nodes whose every step runs guarded without withSchedGuard: a Jenkins label expression; null for none. */
+    private String guardLabel;
     private int benchmarkMaxLoad = BenchmarkCaps.DEFAULT_MAX_LOAD;
     private int benchmarkMaxRepetitions = BenchmarkCaps.DEFAULT_MAX_REPETITIONS;
     private int benchmarkMaxMinutes = BenchmarkCaps.DEFAULT_MAX_MINUTES;
@@ -165,6 +171,33 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
         save();
     }
 
+    public String getGuardWholeJobs() {
+        return guardWholeJobs;
+    }
+
+    /** A regular expression matched against a job's full name: every step of its builds runs guarded, for jobs {@link #getGuardJobs()} allows; blank: off. */
+    @DataBoundSetter
+    public void setGuardWholeJobs(final String value) {
+        this.guardWholeJobs = GuardRules.checkWholeJobs(value);
+        save();
+    }
+
+    public String getGuardLabel() {
+        return guardLabel;
+    }
+
+    /** A Jenkins label expression: every step on a node it matches runs guarded, for jobs {@link #getGuardJobs()} allows; blank: off. */
+    @DataBoundSetter
+    public void setGuardLabel(final String value) {
+        this.guardLabel = GuardLabels.check(value);
+        save();
+    }
+
+    /** The global rules that guard without withSchedGuard, as the engine takes them (a node's own go on top). */
+    GuardRules toGuardRules() {
+        return GuardRules.of(guardJobs, guardStages, guardWholeJobs);
+    }
+
     public int getHandshakeTimeoutSeconds() {
         int s = handshakeTimeoutSeconds > 0 ? handshakeTimeoutSeconds : DEFAULT_TIMEOUT_SECONDS;
         return Math.min(s, SchedPolicyAgent.MAX_HANDSHAKE_TIMEOUT_SECONDS);
@@ -256,6 +289,16 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
             throw new FormException(e.getMessage(), "guardStages");
         }
         try {
+            GuardRules.checkWholeJobs(json.optString("guardWholeJobs", ""));
+        } catch (IllegalArgumentException e) {
+            throw new FormException(e.getMessage(), "guardWholeJobs");
+        }
+        try {
+            GuardLabels.check(json.optString("guardLabel", ""));
+        } catch (IllegalArgumentException e) {
+            throw new FormException(e.getMessage(), "guardLabel");
+        }
+        try {
             new BenchmarkCaps(json.optInt("benchmarkMaxLoad", BenchmarkCaps.DEFAULT_MAX_LOAD),
                     json.optInt("benchmarkMaxRepetitions", BenchmarkCaps.DEFAULT_MAX_REPETITIONS),
                     json.optInt("benchmarkMaxMinutes", BenchmarkCaps.DEFAULT_MAX_MINUTES), BENCHMARK_CAPS_SET_IN);
@@ -296,19 +339,33 @@ public class SchedPolicyConfiguration extends GlobalConfiguration {
     @POST
     public FormValidation doCheckGuardJobs(@QueryParameter final String value) {
         Jenkins.get().checkPermission(Jenkins.ADMINISTER);
-        try {
-            GuardRule.check(value);
-            return FormValidation.ok();
-        } catch (IllegalArgumentException e) {
-            return FormValidation.error(e.getMessage());
-        }
+        return checkPattern(() -> GuardRule.check(value));
     }
 
     @POST
     public FormValidation doCheckGuardStages(@QueryParameter final String value) {
         Jenkins.get().checkPermission(Jenkins.ADMINISTER);
+        return checkPattern(() -> GuardStageRule.check(value));
+    }
+
+    @POST
+    public FormValidation doCheckGuardWholeJobs(@QueryParameter final String value) {
+        Jenkins.get().checkPermission(Jenkins.ADMINISTER);
+        return checkPattern(() -> GuardRules.checkWholeJobs(value));
+    }
+
+    /** A label Jenkins cannot parse is an error in the rule's words; otherwise Jenkins' own check (does a node match?). */
+    @POST
+    public FormValidation doCheckGuardLabel(@QueryParameter final String value) {
+        Jenkins.get().checkPermission(Jenkins.ADMINISTER);
+        FormValidation syntax = checkPattern(() -> GuardLabels.check(value));
+        return syntax.kind == FormValidation.Kind.ERROR ? syntax : LabelExpression.validate(value);
+    }
+
+    /** The check's refusal as the form's error, ok otherwise. */
+    static FormValidation checkPattern(final Runnable check) {
         try {
-            GuardStageRule.check(value);
+            check.run();
             return FormValidation.ok();
         } catch (IllegalArgumentException e) {
             return FormValidation.error(e.getMessage());

@@ -1,6 +1,8 @@
 package dev.schedpolicy.jenkins;
 
 import dev.schedpolicy.engine.agent.CgroupParents;
+import dev.schedpolicy.engine.agent.GuardRules;
+import dev.schedpolicy.engine.agent.GuardStageRule;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.Extension;
@@ -22,7 +24,8 @@ import org.kohsuke.stapler.verb.POST;
 /**
  * An agent-wide default policy: every process Jenkins launches on this node runs under it (through
  * {@link NodeDefaultLauncherDecorator}); {@code withSchedPolicy} blocks and the freestyle wrapper
- * merge on top of it. JCasC: {@code nodeProperties: - schedPolicy: {policy: "idle+warn"}}.
+ * merge on top of it, and its own rules of what runs guarded replace the global ones on this node. JCasC:
+ * {@code nodeProperties: - schedPolicy: {policy: "idle+warn"}}.
  */
 public class SchedPolicyNodeProperty extends NodeProperty<Node> {
     private final String policy;
@@ -34,6 +37,33 @@ public class SchedPolicyNodeProperty extends NodeProperty<Node> {
 
     private String cgroupParent;
     private boolean measure;
+    /** This node's own stage rule, over the global one; null: the global one. */
+    private String guardStages;
+    /** This node's own whole-job rule, over the global one; null: the global one. */
+    private String guardWholeJobs;
+
+    public String getGuardStages() {
+        return guardStages;
+    }
+
+    /**
+     * Stages whose steps run guarded on this node, a regular expression found in the stage's name; it replaces the global
+     * rule here, blank takes the global one. Only for the jobs the administrator lets guard ({@code guardJobs}).
+     */
+    @DataBoundSetter
+    public void setGuardStages(final String value) {
+        this.guardStages = GuardStageRule.check(value);
+    }
+
+    public String getGuardWholeJobs() {
+        return guardWholeJobs;
+    }
+
+    /** Jobs whose every step on this node runs guarded, the same way: over the global rule, blank takes it. */
+    @DataBoundSetter
+    public void setGuardWholeJobs(final String value) {
+        this.guardWholeJobs = GuardRules.checkWholeJobs(value);
+    }
 
     /** Whether every launch on this node is measured (CPU, run-queue wait, neighbours); the global switch also turns it on. */
     public boolean isMeasure() {
@@ -92,6 +122,20 @@ public class SchedPolicyNodeProperty extends NodeProperty<Node> {
             return PolicyFields.checkCgroupParent(value);
         }
 
+        @POST
+        public FormValidation doCheckGuardStages(@AncestorInPath @CheckForNull final Computer computer,
+                @QueryParameter final String value) {
+            checkConfigure(computer);
+            return SchedPolicyConfiguration.checkPattern(() -> GuardStageRule.check(value));
+        }
+
+        @POST
+        public FormValidation doCheckGuardWholeJobs(@AncestorInPath @CheckForNull final Computer computer,
+                @QueryParameter final String value) {
+            checkConfigure(computer);
+            return SchedPolicyConfiguration.checkPattern(() -> GuardRules.checkWholeJobs(value));
+        }
+
         private static void checkConfigure(@CheckForNull final Computer computer) {
             if (computer != null) {
                 computer.checkPermission(Computer.CONFIGURE);
@@ -113,6 +157,16 @@ public class SchedPolicyNodeProperty extends NodeProperty<Node> {
                 CgroupParents.parse(formData.optString("cgroupParent", ""));
             } catch (IllegalArgumentException e) {
                 throw new FormException(e.getMessage(), "cgroupParent");
+            }
+            try {
+                GuardStageRule.check(formData.optString("guardStages", ""));
+            } catch (IllegalArgumentException e) {
+                throw new FormException(e.getMessage(), "guardStages");
+            }
+            try {
+                GuardRules.checkWholeJobs(formData.optString("guardWholeJobs", ""));
+            } catch (IllegalArgumentException e) {
+                throw new FormException(e.getMessage(), "guardWholeJobs");
             }
             return super.newInstance(req, formData);
         }

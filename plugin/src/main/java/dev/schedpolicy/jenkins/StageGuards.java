@@ -1,6 +1,5 @@
 package dev.schedpolicy.jenkins;
 
-import dev.schedpolicy.engine.agent.GuardStageRule;
 import hudson.Extension;
 import hudson.model.Queue;
 import hudson.model.Run;
@@ -8,10 +7,8 @@ import hudson.util.DaemonThreadFactory;
 import hudson.util.NamingThreadFactory;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -25,16 +22,15 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.jenkinsci.plugins.workflow.flow.GraphListener;
 import org.jenkinsci.plugins.workflow.graph.BlockEndNode;
-import org.jenkinsci.plugins.workflow.graph.BlockStartNode;
 import org.jenkinsci.plugins.workflow.graph.FlowEndNode;
 import org.jenkinsci.plugins.workflow.graph.FlowNode;
 
 /**
- * The administrator's rule by stage name ({@link SchedPolicyConfiguration#getGuardStages()}): a launch of a Pipeline step
- * in a stage the engine's {@link GuardStageRule} picks runs guarded, as in {@code withSchedGuard}, keyed by the stage's
- * start node, and the stage's end gives the block's one console line and page entry. The end is reported off the
- * Pipeline's thread (collecting waits for the launches' last processes); the flow's end waits for those reports, so a
- * build says it finished only with its stages' lines written, and its completion saves them.
+ * The ends of a Pipeline's blocks that the administrator's rules guard ({@link RuleGuards}): a stage's block (a stage
+ * rule, keyed by the stage's start node) at the stage's end, the whole build's (the whole-job and label rules) at the
+ * flow's end, each with the block's one console line and page entry. The end is reported off the Pipeline's thread
+ * (collecting waits for the launches' last processes); the flow's end waits for those reports, so a build says it
+ * finished only with its blocks' lines written, and its completion saves them.
  */
 @Extension
 public class StageGuards implements GraphListener.Synchronous {
@@ -53,35 +49,8 @@ public class StageGuards implements GraphListener.Synchronous {
         return pool;
     }
 
-    /** Whether the rule is on: then every node's launcher is decorated, to let the rule decide per launch. */
-    static boolean on() {
-        return SchedPolicyConfiguration.get().getGuardStages() != null;
-    }
-
-    /**
-     * {@code settings}, guarded for the stage around the Pipeline step starting on this thread when the rule picks it;
-     * unchanged when the launch is guarded already (withSchedGuard), the rule is off or picks no stage around it.
-     */
-    static LaunchSettings apply(final LaunchSettings settings) {
-        SchedPolicyConfiguration c = SchedPolicyConfiguration.get();
-        if (settings.guardKey() != null || c.getGuardStages() == null) {
-            return settings;
-        }
-        Run<?, ?> run = LaunchBuilds.of(settings.runId());
-        FlowNode node = run == null ? null : PipelineSteps.nodeStartingHere(run);
-        if (node == null) {
-            return settings;
-        }
-        List<BlockStartNode> stages = PipelineSteps.stagesAround(node);
-        List<String> names = new ArrayList<>();
-        for (BlockStartNode s : stages) {
-            names.add(s.getDisplayName());
-        }
-        OptionalInt i = GuardStageRule.guardingStage(c.getGuardStages(), c.getGuardJobs(), run.getParent().getFullName(), names);
-        return i.isEmpty() ? settings : settings.guarded(key(run, stages.get(i.getAsInt()).getId()));
-    }
-
-    private static String key(final Run<?, ?> run, final String stageNodeId) {
+    /** The key of the block that is the stage starting at {@code stageNodeId} of {@code run}. */
+    static String key(final Run<?, ?> run, final String stageNodeId) {
         return KEY_PREFIX + run.getExternalizableId() + ":" + stageNodeId;
     }
 
@@ -101,14 +70,14 @@ public class StageGuards implements GraphListener.Synchronous {
             LOGGER.log(Level.WARNING, "cannot tell the build of " + node.getExecution(), e);
             return;
         }
-        if (node instanceof FlowEndNode) {
-            awaitReports(run);
-            return;
-        }
-        String key = key(run, ((BlockEndNode<?>) node).getStartNode().getId());
+        String key = node instanceof FlowEndNode ? RuleGuards.buildKey(run)
+                : key(run, ((BlockEndNode<?>) node).getStartNode().getId());
         if (GuardedSteps.isOpen(key)) {
             REPORTING.computeIfAbsent(run.getExternalizableId(), k -> new CopyOnWriteArrayList<>())
                     .add(ENDS.submit(() -> report(node, key, run)));
+        }
+        if (node instanceof FlowEndNode) {
+            awaitReports(run);
         }
     }
 

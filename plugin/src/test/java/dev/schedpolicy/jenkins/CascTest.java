@@ -89,6 +89,8 @@ class CascTest {
         assertThat(c.isMeasureAllSteps()).isEqualTo(g.get("measureAllSteps"));
         assertThat(c.getGuardJobs()).isEqualTo(g.get("guardJobs"));
         assertThat(c.getGuardStages()).isEqualTo(g.get("guardStages"));
+        assertThat(c.getGuardWholeJobs()).isEqualTo(g.get("guardWholeJobs"));
+        assertThat(c.getGuardLabel()).isEqualTo(g.get("guardLabel"));
         assertThat(c.getBenchmarkMaxLoad()).isEqualTo(g.get("benchmarkMaxLoad"));
         assertThat(c.getBenchmarkMaxRepetitions()).isEqualTo(g.get("benchmarkMaxRepetitions"));
         assertThat(c.getBenchmarkMaxMinutes()).isEqualTo(g.get("benchmarkMaxMinutes"));
@@ -98,6 +100,8 @@ class CascTest {
         SchedPolicyNodeProperty p = j.jenkins.getNode("builder-1").getNodeProperties().get(SchedPolicyNodeProperty.class);
         assertThat(p.getPolicy()).isEqualTo(n.get("policy"));
         assertThat(p.getCgroupParent()).isEqualTo(n.get("cgroupParent"));
+        assertThat(p.getGuardStages()).isEqualTo(n.get("guardStages"));
+        assertThat(p.getGuardWholeJobs()).isEqualTo(n.get("guardWholeJobs"));
         assertThat(NodeDefaults.policySourceOf(j.jenkins.getNode("builder-1"))).isEqualTo("node property");
     }
 
@@ -140,6 +144,14 @@ class CascTest {
         assertThatThrownBy(() -> apply(bad)).isInstanceOf(ConfiguratorException.class)
                 .rootCause().hasMessageStartingWith("the stages to guard must be a Java regular expression");
         assertThat(SchedPolicyConfiguration.get().getGuardStages()).isNull();
+    }
+
+    @Test
+    void shouldRefuseALabelOfGuardedNodesThatDoesNotParseWithThePluginsReason() throws Exception {
+        String bad = docsYaml().replaceFirst("guardLabel: .*", "guardLabel: \"test-pool &&\"");
+        assertThatThrownBy(() -> apply(bad)).isInstanceOf(ConfiguratorException.class)
+                .rootCause().hasMessageStartingWith("the nodes whose steps run guarded must be a Jenkins label expression");
+        assertThat(SchedPolicyConfiguration.get().getGuardLabel()).isNull();
     }
 
     @Test

@@ -122,6 +122,8 @@ class ConfigRoundtripTest {
         c.setHandshakeTimeoutSeconds(12);
         c.setGuardJobs("tests|team-a/.*");
         c.setGuardStages("(?i)test");
+        c.setGuardWholeJobs("nightly|team-b/.*");
+        c.setGuardLabel("test-pool && !build");
         j.configRoundtrip();
         assertThat(c.getDefaultPolicy()).isEqualTo("batch+nice10+warn");
         assertThat(c.getCgroupParent()).isEqualTo("/sys/fs/cgroup/cpu/schedpolicy");
@@ -133,6 +135,8 @@ class ConfigRoundtripTest {
         assertThat(c.getHandshakeTimeoutSeconds()).isEqualTo(12);
         assertThat(c.getGuardJobs()).isEqualTo("tests|team-a/.*");
         assertThat(c.getGuardStages()).isEqualTo("(?i)test");
+        assertThat(c.getGuardWholeJobs()).isEqualTo("nightly|team-b/.*");
+        assertThat(c.getGuardLabel()).isEqualTo("test-pool && !build");
     }
 
     @Test
@@ -143,6 +147,8 @@ class ConfigRoundtripTest {
         assertThat(c.getCgroupParent()).isNull();
         assertThat(c.getGuardJobs()).as("no job may guard unless an administrator says so").isNull();
         assertThat(c.getGuardStages()).as("no stage is guarded unless an administrator says so").isNull();
+        assertThat(c.getGuardWholeJobs()).as("no job is guarded unless an administrator says so").isNull();
+        assertThat(c.getGuardLabel()).as("no node is guarded unless an administrator says so").isNull();
         assertThat(c.isAllowCgroups()).isTrue();
         assertThat(c.isAllowRaise()).isFalse();
         assertThat(c.getMinNice()).isZero();

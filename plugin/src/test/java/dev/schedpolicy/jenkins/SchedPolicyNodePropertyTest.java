@@ -98,4 +98,18 @@ class SchedPolicyNodePropertyTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> property.setCgroupParent("cpu/schedpolicy"))
                 .hasMessageContaining("must be an absolute directory");
     }
+
+    @Test
+    void shouldKeepTheNodesOwnGuardRulesThroughTheForm() throws Exception {
+        DumbSlave agent = j.createSlave();
+        SchedPolicyNodeProperty property = new SchedPolicyNodeProperty("normal");
+        property.setGuardStages(" ^Smoke$ ");
+        property.setGuardWholeJobs("nightly");
+        agent.getNodeProperties().add(property);
+        SchedPolicyNodeProperty after = j.configRoundtrip(agent).getNodeProperties().get(SchedPolicyNodeProperty.class);
+        assertThat(after.getGuardStages()).isEqualTo("^Smoke$");
+        assertThat(after.getGuardWholeJobs()).isEqualTo("nightly");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> property.setGuardWholeJobs("nightly("))
+                .hasMessageStartingWith("the jobs whose every step runs guarded must be a Java regular expression");
+    }
 }
