@@ -266,6 +266,8 @@ final class AgentCalls {
 
         @Override
         public String call() {
+            // made as the agent connects: an earlier JVM's guard may have left other builds lowered
+            SchedPolicyAgent.putBackLowered();
             return AgentSummary.probe(CgroupParents.parse(cgroupParent)).toJson();
         }
     }

@@ -1,6 +1,9 @@
 package dev.schedpolicy.engine.agent;
 
+import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.guard.GuardHomes;
 import dev.schedpolicy.engine.launch.LaunchConfig;
+import dev.schedpolicy.engine.launch.LaunchDirs;
 import dev.schedpolicy.engine.launch.PolicyApplyException;
 import dev.schedpolicy.engine.policy.InvalidPolicyException;
 import dev.schedpolicy.engine.policy.OnUnsupported;
@@ -68,6 +71,29 @@ public final class SchedPolicyAgent {
     public static synchronized void detach() {
         if (registry != null) {
             registry.detach();
+        }
+    }
+
+    /**
+     * Sends home what the guards of an earlier JVM left lowered: an agent JVM killed, or exec'd anew in the same PID by an
+     * inbound agent's restarter when its connection dropped (see {@link GuardHomes}). Called as the controller first
+     * talks to a connected agent, so nothing stays lowered until the agent's next launch; the launch directories such
+     * JVMs left are swept then too. Says what it sent home.
+     */
+    public static List<String> putBackLowered() {
+        LaunchConfig config;
+        synchronized (SchedPolicyAgent.class) {
+            config = registry == null ? LaunchConfig.defaults() : registry.config();
+        }
+        LaunchDirs.sweepLeftovers(config);
+        GuardHomes homes = GuardHomes.in(config);
+        if (!homes.any()) {
+            return List.of();
+        }
+        try {
+            return homes.restoreStale(CgroupSystem.detect(), config.proc());
+        } catch (RuntimeException e) {
+            return List.of("cannot put back what an earlier guard lowered: " + e.getMessage());
         }
     }
 

@@ -1,9 +1,11 @@
 package dev.schedpolicy.engine.guard;
 
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.cgroup.CpuCgroup;
 import dev.schedpolicy.engine.cgroup.ProcessHome;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.launch.LaunchDirs;
+import dev.schedpolicy.engine.launch.ThisJvm;
 import dev.schedpolicy.engine.proc.ProcFs;
 
 import java.io.IOException;
@@ -33,6 +35,8 @@ import java.util.function.Supplier;
 public final class GuardHomes {
     private static final String SUFFIX = ".homes";
     private static final String GROUP = "group\t";
+    /** The JVM whose guard made the group: its PID and {@link ThisJvm#token()}. */
+    private static final String MAKER = "maker\t";
     /** How far up its parents a child born while lowered is followed to a process with a home written down. */
     private static final int MAX_ANCESTORS = 64;
 
@@ -71,7 +75,8 @@ public final class GuardHomes {
                 // the directory is made (private) for a group's first line only: a file in it means it is there
                 if (!Files.exists(file)) {
                     make.get();
-                    Files.writeString(file, GROUP + group + "\n", StandardCharsets.UTF_8);
+                    Files.writeString(file, GROUP + group + "\n" + MAKER + ProcessHandle.current().pid() + "\t" + ThisJvm.token() + "\n",
+                            StandardCharsets.UTF_8);
                 }
                 Files.writeString(file, line, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
                 return;
@@ -133,8 +138,7 @@ public final class GuardHomes {
             return Optional.empty();
         }
         String group = lines.get(0).substring(GROUP.length());
-        OptionalLong maker = CgroupSystem.creatorOf(group);
-        if (maker.isPresent() && ProcessHandle.of(maker.getAsLong()).isPresent()) {
+        if (makerRuns(group, lines)) {
             return Optional.empty(); // a running guard's
         }
         Map<Long, ProcessHome> homes = new LinkedHashMap<>();
@@ -170,13 +174,39 @@ public final class GuardHomes {
                 }
             }
         }
-        Path groupDir = system.cpuDirOf(group);
         if (failed == 0) {
-            system.sweepStale(groupDir.getParent());
-            Files.deleteIfExists(file);
+            // removed by name: a group of an earlier JVM of this very PID is no stale group to the sweeper, whose
+            // creator test is the PID alone
+            try {
+                system.adopt(group).ifPresent(CpuCgroup::close);
+                Files.deleteIfExists(file);
+            } catch (RuntimeException e) {
+                failed++; // a child born in it meanwhile: its file stays, for the next pass
+            }
         }
         return Optional.of("guard group " + group + " of a guard that ended without putting back: " + back
                 + (back == 1 ? " process" : " processes") + " sent home" + (failed == 0 ? "" : ", " + failed + " could not be"));
+    }
+
+    /**
+     * Whether the guard that made {@code group} may still run: its JVM's PID is alive, and, when that PID is this JVM's,
+     * the homes name this JVM (not an earlier one that exec'd into this one). Homes that name no JVM go by the PID.
+     */
+    private static boolean makerRuns(final String group, final List<String> lines) {
+        OptionalLong maker = CgroupSystem.creatorOf(group);
+        if (maker.isEmpty() || ProcessHandle.of(maker.getAsLong()).isEmpty()) {
+            return false;
+        }
+        if (maker.getAsLong() != ProcessHandle.current().pid()) {
+            return true;
+        }
+        for (String line : lines) {
+            String[] f = line.split("\t", -1);
+            if (line.startsWith(MAKER) && f.length == 3 && f[1].equals(Long.toString(maker.getAsLong()))) {
+                return f[2].equals(ThisJvm.token());
+            }
+        }
+        return true;
     }
 
     private static ProcessHome homeFor(final long pid, final Map<Long, ProcessHome> homes, final ProcFs proc,

@@ -4,6 +4,7 @@ import dev.schedpolicy.engine.policy.Policy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class LaunchDirs {
     private static final AtomicLong SEQUENCE = new AtomicLong();
     private static final int MAX_TAKEN = 100_000;
+    /** In a long-lived directory: the {@link ThisJvm#token()} of the JVM that made it, so an exec'd successor sweeps it. */
+    static final String OWNER = "owner";
 
     private LaunchDirs() {
     }
@@ -36,7 +39,15 @@ public final class LaunchDirs {
      * of an agent): swept like a handshake once this JVM is gone, but not one.
      */
     public static Path createLongLived(final LaunchConfig config) {
-        return create(config, ParkAndRelease.LONG_LIVED_PREFIX, "");
+        Path dir = create(config, ParkAndRelease.LONG_LIVED_PREFIX, "");
+        ParkAndRelease.sweepOnce(config.stateDir());
+        try {
+            Files.writeString(dir.resolve(OWNER), ThisJvm.token() + "\n", StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            remove(dir);
+            throw new UncheckedIOException("cannot write " + dir.resolve(OWNER) + ": " + e.getMessage(), e);
+        }
+        return dir;
     }
 
     /**
@@ -79,6 +90,15 @@ public final class LaunchDirs {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Removes what JVMs that are gone left in the state directory (handshakes, long-lived directories), including an
+     * earlier JVM of this very PID; an agent calls it as it connects, so what a killed or exec'd agent left does not wait
+     * for a launch.
+     */
+    public static void sweepLeftovers(final LaunchConfig config) {
+        ParkAndRelease.sweepStale(config.stateDir());
     }
 
     /** Removes a directory made by {@link #create}; a failure is left to the sweep of a later launch. */

@@ -4,6 +4,7 @@ import dev.schedpolicy.engine.policy.Policy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -57,9 +58,7 @@ public final class ParkAndRelease {
         } catch (UncheckedIOException e) {
             throw unusableStateDir(e);
         }
-        if (SWEPT.add(config.stateDir())) {
-            sweepStale(config.stateDir());
-        }
+        sweepOnce(config.stateDir());
         long self = ProcessHandle.current().pid();
         Path dir = config.stateDir().resolve(HANDSHAKE_PREFIX + self + "-" + SEQUENCE.incrementAndGet());
         if (dir.toString().contains("$")) {
@@ -90,7 +89,17 @@ public final class ParkAndRelease {
                 + " pointing at another)", e);
     }
 
-    /** Handshakes of JVMs that died mid-launch would otherwise stay forever; only dead owners' are removed. */
+    /** The first launch of this copy of the engine in {@code stateDir} sweeps it. */
+    static void sweepOnce(final Path stateDir) {
+        if (SWEPT.add(stateDir)) {
+            sweepStale(stateDir);
+        }
+    }
+
+    /**
+     * Handshakes of JVMs that died mid-launch would otherwise stay forever; only dead owners' are removed, and the
+     * long-lived directories of an earlier JVM of this very PID (one that exec'd into this one).
+     */
     static void sweepStale(final Path stateDir) {
         try (Stream<Path> entries = Files.list(stateDir)) {
             for (Path p : entries.toList()) {
@@ -102,13 +111,26 @@ public final class ParkAndRelease {
                 }
                 String[] parts = name.substring(prefix.length()).split("-");
                 if (parts.length == 2 && parts[0].matches("\\d+")
-                        && ProcessHandle.of(Long.parseLong(parts[0])).map(ProcessHandle::isAlive).orElse(false)) {
+                        && ProcessHandle.of(Long.parseLong(parts[0])).map(ProcessHandle::isAlive).orElse(false)
+                        && !(prefix.equals(LONG_LIVED_PREFIX) && madeByEarlierJvm(p, Long.parseLong(parts[0])))) {
                     continue;
                 }
                 StateDirs.deleteTree(p);
             }
         } catch (IOException | UncheckedIOException e) {
             // sweeping is housekeeping: a failure here must not fail the launch
+        }
+    }
+
+    /** A directory of this PID whose owner is another JVM; one that names none (being made, or older) goes by the PID. */
+    private static boolean madeByEarlierJvm(final Path dir, final long pid) {
+        if (pid != ProcessHandle.current().pid()) {
+            return false;
+        }
+        try {
+            return !Files.readString(dir.resolve(LaunchDirs.OWNER), StandardCharsets.UTF_8).strip().equals(ThisJvm.token());
+        } catch (IOException e) {
+            return false;
         }
     }
 }

@@ -2,7 +2,9 @@ package dev.schedpolicy.engine.agent;
 
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.cgroup.WritableCgroups;
+import dev.schedpolicy.engine.guard.GuardHomes;
 import dev.schedpolicy.engine.launch.LaunchConfig;
+import dev.schedpolicy.engine.proc.ProcFs;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -38,8 +40,16 @@ class GuardHomesITest {
         if (loop != null) {
             loop.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
         }
-        if (group != null && Files.isDirectory(group)) {
-            Files.delete(group);
+        // the kernel frees a group a moment after its last process left: removal is retried for up to 2 s
+        for (int i = 0; group != null && Files.isDirectory(group); i++) {
+            try {
+                Files.delete(group);
+            } catch (java.io.IOException busy) {
+                if (i >= 100) {
+                    throw busy;
+                }
+                Thread.sleep(20);
+            }
         }
     }
 
@@ -71,5 +81,59 @@ class GuardHomesITest {
             assertThat(group).as("the killed guard's group is removed").doesNotExist();
             assertThat(homes).as("nothing of it stays in the state directory").doesNotExist();
         }
+    }
+
+    /**
+     * An inbound agent whose connection drops restarts its JVM in place (remoting's UnixSlaveRestarter execs it: same
+     * PID): the guard of the JVM before is gone though its PID lives. Its group is named for this very PID, and its homes
+     * name the JVM that wrote them, which is not this one: the next start sends the process home and removes the group.
+     */
+    @Test
+    void shouldSendHomeWhatTheGuardOfAnEarlierJvmOfTheSamePidLeftLowered() throws Exception {
+        CgroupSystem cgroups = WritableCgroups.orSkip();
+        loop = new ProcessBuilder("sh", "-c", "while :; do sleep 0.1; done").start();
+        String home = cgroups.cpuCgroupOf(loop.pid());
+        String lowered = "/schedpolicy-" + ProcessHandle.current().pid() + "-0123456789ab-1";
+        Path homes = leftLowered(cgroups, lowered, "maker\t" + ProcessHandle.current().pid() + "\tan-earlier-jvm\n");
+
+        try (HandshakeRegistry registry = new HandshakeRegistry(LaunchConfig.defaults().withStateDir(state), Path.of("/proc"),
+                Duration.ofHours(1))) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (Files.isDirectory(group) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(cgroups.cpuCgroupOf(loop.pid())).as("sent home at the next JVM's start").isEqualTo(home);
+            assertThat(group).as("the earlier JVM's guard group is removed").doesNotExist();
+            assertThat(homes).as("nothing of it stays in the state directory").doesNotExist();
+        }
+    }
+
+    /** A group of this JVM's own guard (its homes name this JVM) is a running guard's: left as it is. */
+    @Test
+    void shouldLeaveTheGroupOfAGuardOfThisJvmAlone() throws Exception {
+        CgroupSystem cgroups = WritableCgroups.orSkip();
+        loop = new ProcessBuilder("sh", "-c", "while :; do sleep 0.1; done").start();
+        String home = cgroups.cpuCgroupOf(loop.pid());
+        String lowered = "/schedpolicy-" + ProcessHandle.current().pid() + "-0123456789ab-2";
+        Path homes = leftLowered(cgroups, lowered, "maker\t" + ProcessHandle.current().pid() + "\t" + dev.schedpolicy.engine.launch.ThisJvm.token() + "\n");
+
+        assertThat(GuardHomes.in(LaunchConfig.defaults().withStateDir(state)).restoreStale(cgroups, ProcFs.system())).isEmpty();
+        assertThat(cgroups.cpuCgroupOf(loop.pid())).as("still in the running guard's group").isEqualTo(lowered);
+        assertThat(homes).as("its homes kept").isDirectory();
+        Files.writeString(cgroups.cpuDirOf(home).resolve("cgroup.procs"), Long.toString(loop.pid()));
+    }
+
+    /** The loop moved into the group {@code lowered}, its home written down as a guard writes it, with {@code maker}. */
+    private Path leftLowered(final CgroupSystem cgroups, final String lowered, final String maker) throws Exception {
+        String home = cgroups.cpuCgroupOf(loop.pid());
+        group = cgroups.cpuDirOf(lowered);
+        Files.createDirectory(group);
+        Path homes = Files.createDirectories(state.resolve("guard-homes"));
+        long started = loop.info().startInstant().orElseThrow().toEpochMilli();
+        Files.writeString(homes.resolve(Path.of(lowered).getFileName() + ".homes"), "group\t" + lowered + "\n" + maker
+                + loop.pid() + "\t" + started + "\t" + home + "\t" + cgroups.homeOf(loop.pid()).cpuacctPath().orElse("") + "\n");
+        Files.writeString(group.resolve("cgroup.procs"), Long.toString(loop.pid()));
+        assertThat(cgroups.cpuCgroupOf(loop.pid())).isEqualTo(lowered);
+        return homes;
     }
 }

@@ -155,6 +155,22 @@ class ParkAndReleaseITest {
         LaunchDirs.remove(mine);
     }
 
+    /**
+     * An inbound agent whose connection drops execs itself under the same PID: what the JVM before the exec made is
+     * stale though its PID lives (found by the live suite: a restarted agent's desk directory outlived the agent).
+     */
+    @Test
+    void shouldSweepTheLongLivedDirectoriesOfAnEarlierJvmOfThisPid() throws Exception {
+        java.nio.file.Path mine = LaunchDirs.createLongLived(config());
+        java.nio.file.Path earlier = java.nio.file.Files.createDirectories(mine.getParent().resolve(ParkAndRelease.LONG_LIVED_PREFIX
+                + ProcessHandle.current().pid() + "-" + Integer.MAX_VALUE));
+        java.nio.file.Files.writeString(earlier.resolve(LaunchDirs.OWNER), "another-jvm\n");
+        ParkAndRelease.sweepStale(mine.getParent());
+        assertThat(earlier).doesNotExist();
+        assertThat(mine).isDirectory();
+        LaunchDirs.remove(mine);
+    }
+
     /** An agent that reconnected loads the engine again: its sequence starts over while the first copy's directories live. */
     @Test
     void shouldTakeTheNextFreeNameWhenAnEarlierCopyOfTheEngineHoldsOne() throws Exception {
