@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
@@ -22,13 +23,15 @@ import jenkins.model.Jenkins;
  * The launches of open {@code withSchedGuard} blocks, by block key and node: each is marked guarded on its agent before
  * its release, and at the block's end the agents' records make its one console line and its entry on the build's
  * page ({@link GuardBuildAction}). Held in the controller's memory
- * only: a block that outlives a controller restart says that no launch reached the guard (the agents end each guard with
- * its launch either way).
+ * only: a block that outlives a controller restart says that the controller restarted (a guard ends with its agent's
+ * connection, which the restart drops, and the agent's next JVM sends home what it lowered).
  */
 final class GuardedSteps {
     /** How long the block's end waits for its launches' last processes (a shell step's script ends just after the step). */
     private static final int COLLECT_WAIT_SECONDS = 5;
     private static final Map<String, List<String[]>> LAUNCHES = new ConcurrentHashMap<>();
+    /** This controller JVM: a block that began under another began before a restart, its launches unknown. */
+    private static final String JVM = UUID.randomUUID().toString();
 
     private GuardedSteps() {
     }
@@ -95,12 +98,42 @@ final class GuardedSteps {
         end(key, run, log, true);
     }
 
+    /**
+     * The same for a block that began under the controller's start {@code began} ({@link #session()} then): one that began
+     * before a restart says so, since its guarded launches were known to the controller's memory only.
+     */
+    static void end(final String key, final String began, final Run<?, ?> run, final PrintStream log) throws InterruptedException {
+        if (began == null || began.equals(session())) {
+            end(key, run, log, true);
+            return;
+        }
+        // what launches after the restart reached a guard is collected all the same, so their yields are told
+        Finished after = finish(key);
+        Finished finished = new Finished(GuardSummary.afterRestart(), after.unreachable(), after.yields(), after.actingByNode());
+        log.println(Messages.Console_line(finished.line(run.getParent().getFullName()::equals)));
+        GuardBuildAction.add(run, finished, true);
+        credit(finished, run);
+    }
+
+    /**
+     * The controller's start now, for {@link #end(String, String, Run, PrintStream)}: this JVM and its Jenkins instance (a
+     * test harness restarts Jenkins in the same JVM).
+     */
+    static String session() {
+        return JVM + "-" + Integer.toHexString(System.identityHashCode(Jenkins.get()));
+    }
+
     /** The same, saving the build or leaving that to its next save ({@link GuardBuildAction#add(Run, Finished, boolean)}). */
     static void end(final String key, final Run<?, ?> run, final PrintStream log, final boolean save) throws InterruptedException {
         Finished finished = finish(key);
         String job = run.getParent().getFullName();
         log.println(Messages.Console_line(finished.line(job::equals)));
         GuardBuildAction.add(run, finished, save);
+        credit(finished, run);
+    }
+
+    /** Tells each build whose launches the block's guards lowered what they yielded to {@code run}. */
+    private static void credit(final Finished finished, final Run<?, ?> run) {
         for (Yield y : finished.yields()) {
             Run<?, ?> lowered = LaunchRuns.of(y.node(), y.launch());
             if (lowered != null) {
@@ -120,6 +153,7 @@ final class GuardedSteps {
         List<Yield> yields = new ArrayList<>();
         Map<String, Long> acting = new LinkedHashMap<>();
         List<String> unreachable = new ArrayList<>();
+        int lost = 0;
         for (Map.Entry<String, List<String>> e : byNode.entrySet()) {
             Node node = e.getKey().isEmpty() ? Jenkins.get() : Jenkins.get().getNode(e.getKey());
             Computer computer = node == null ? null : node.toComputer();
@@ -129,7 +163,10 @@ final class GuardedSteps {
                     unreachable.add(e.getKey());
                     continue;
                 }
-                for (GuardRecord r : channel.call(new AgentCalls.CollectGuards(e.getValue(), COLLECT_WAIT_SECONDS))) {
+                List<GuardRecord> answered = channel.call(new AgentCalls.CollectGuards(e.getValue(), COLLECT_WAIT_SECONDS));
+                // each launch the agent marked guarded has a record, unless the agent's connection or JVM ended meanwhile
+                lost += Math.max(0, e.getValue().size() - answered.size());
+                for (GuardRecord r : answered) {
                     records.add(r);
                     acting.merge(e.getKey(), r.actingMillis(), Long::sum);
                     r.yields().forEach(y -> yields.add(new Yield(e.getKey(), y.launch(), y.millis(), y.times())));
@@ -138,6 +175,6 @@ final class GuardedSteps {
                 unreachable.add(e.getKey());
             }
         }
-        return new Finished(GuardSummary.of(records), List.copyOf(unreachable), List.copyOf(yields), Map.copyOf(acting));
+        return new Finished(GuardSummary.of(records, lost), List.copyOf(unreachable), List.copyOf(yields), Map.copyOf(acting));
     }
 }

@@ -60,7 +60,7 @@ public class WithSchedGuardStep extends Step {
             String key = "guard-" + UUID.randomUUID();
             context.newBodyInvoker()
                     .withContext(BodyInvoker.mergeLauncherDecorators(context.get(LauncherDecorator.class), new GuardDecorator(key)))
-                    .withCallback(new Finish(key))
+                    .withCallback(new Finish(key, GuardedSteps.session()))
                     .start();
             return false;
         }
@@ -69,14 +69,17 @@ public class WithSchedGuardStep extends Step {
             @Serial
             private static final long serialVersionUID = 1L;
             private final String key;
+            /** The controller's start the block began under; null in a block saved before this field. */
+            private final String began;
 
-            Finish(final String key) {
+            Finish(final String key, final String began) {
                 this.key = key;
+                this.began = began;
             }
 
             @Override
             protected void finished(final StepContext context) throws Exception {
-                GuardedSteps.end(key, context.get(Run.class), context.get(TaskListener.class).getLogger());
+                GuardedSteps.end(key, began, context.get(Run.class), context.get(TaskListener.class).getLogger());
             }
         }
     }

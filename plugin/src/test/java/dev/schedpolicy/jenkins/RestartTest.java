@@ -59,6 +59,30 @@ class RestartTest {
         });
     }
 
+    /**
+     * A withSchedGuard block open across a restart: which of its launches reached an agent's guard was in the controller's
+     * memory only, and it ends with one line that says the controller restarted, not that no launch reached the guard.
+     */
+    @Test
+    void shouldSayThatTheControllerRestartedWhenAGuardedBlockEndsAfterARestart() throws Throwable {
+        sessions.then(j -> {
+            SchedPolicyConfiguration.get().setGuardJobs("p");
+            WorkflowJob p = j.jenkins.createProject(WorkflowJob.class, "p");
+            p.setDefinition(new CpsFlowDefinition("node { withSchedGuard { waitUntil { fileExists 'go' } } }", true));
+            WorkflowRun b = p.scheduleBuild2(0).waitForStart();
+            j.waitForMessage("[Pipeline] waitUntil", b);
+        });
+        sessions.then(j -> {
+            WorkflowJob p = j.jenkins.getItemByFullName("p", WorkflowJob.class);
+            WorkflowRun b = p.getBuildByNumber(1);
+            j.jenkins.getWorkspaceFor(p).child("go").write("", StandardCharsets.UTF_8.name());
+            j.assertBuildStatusSuccess(j.waitForCompletion(b));
+            j.assertLogContains("[schedpolicy] guard: the controller restarted while the block ran, so what its guard did is"
+                    + " not known", b);
+            j.assertLogNotContains("no launch of the block reached", b);
+        });
+    }
+
     @Test
     void shouldKeepTheBenchmarkResultsAndTheirTrendThroughARestart() throws Throwable {
         sessions.then(j -> {

@@ -67,8 +67,14 @@ public final class GuardSummary implements Serializable {
     private final int moreTimes;
     /** Launches that reached a guard; 0: none did. */
     private final int guarded;
+    /** Launches marked guarded whose agent had no record of them when the block ended (its connection or JVM ended). */
+    private final int lost;
+    /** The controller restarted while the block ran: which launches were guarded is not known. */
+    private final boolean restarted;
 
-    private GuardSummary(final List<GuardRecord> records) {
+    private GuardSummary(final List<GuardRecord> records, final int lost, final boolean restarted) {
+        this.lost = lost;
+        this.restarted = restarted;
         long wait = 0;
         long runnable = 0;
         long unlowered = 0;
@@ -85,13 +91,16 @@ public final class GuardSummary implements Serializable {
             acted += r.actions();
             back &= r.restored();
             r.notes().stream().filter(n -> !said.contains(n) && said.size() < MAX_NOTES).forEach(said::add);
+            Map<String, Lowered> ofRecord = new LinkedHashMap<>();
             for (long pid : r.loweredPids()) {
-                // the processes of one launch are one launch; a process of no known launch counts on its own
+                // the processes of one launch are one launch, lowered together; a process of no known launch counts on its own
                 String launch = r.launchOf(pid);
-                String key = launch.isEmpty() ? r.id() + "/pid " + pid : r.id() + "/" + launch;
+                String key = launch.isEmpty() ? r.id() + "/pid " + pid : launch;
                 Lowered l = new Lowered(r.ownerOf(launch), r.labelOf(launch), r.timesOf(pid));
-                byLaunch.merge(key, l, (a, b) -> new Lowered(a.owner(), a.label(), Math.max(a.times(), b.times())));
+                ofRecord.merge(key, l, (a, b) -> new Lowered(a.owner(), a.label(), Math.max(a.times(), b.times())));
             }
+            // a launch that several of the block's guards lowered is one launch, lowered by each of them
+            ofRecord.forEach((key, l) -> byLaunch.merge(key, l, (a, b) -> new Lowered(a.owner(), a.label(), a.times() + b.times())));
         }
         this.waitMillis = wait;
         this.runnableMillis = runnable;
@@ -110,7 +119,25 @@ public final class GuardSummary implements Serializable {
 
     /** The block's guarded launches together. */
     public static GuardSummary of(final List<GuardRecord> records) {
-        return new GuardSummary(records);
+        return of(records, 0);
+    }
+
+    /** The same, with {@code lost} guarded launches whose agent had no record of them (see {@link #lost()}). */
+    public static GuardSummary of(final List<GuardRecord> records, final int lost) {
+        return new GuardSummary(records, lost, false);
+    }
+
+    /** A block whose guarded launches the controller lost track of when it restarted meanwhile. */
+    public static GuardSummary afterRestart() {
+        return new GuardSummary(List.of(), 0, true);
+    }
+
+    /**
+     * Guarded launches whose agent had no record of them at the block's end: the agent's connection or JVM ended while
+     * they ran, and with it their guard (an agent whose next JVM connects sends home what that guard had lowered).
+     */
+    public int lost() {
+        return lost;
     }
 
     public long waitMillis() {
@@ -162,6 +189,13 @@ public final class GuardSummary implements Serializable {
      * another launch on this agent; all put back". Any other launch is counted, never named.
      */
     public String line(final Predicate<String> mayName) {
+        if (restarted) {
+            return "guard: the controller restarted while the block ran, so what its guard did is not known; a guard ends"
+                    + " with its agent's connection, and what it had lowered goes home as the agent connects again";
+        }
+        if (guarded == 0 && lost > 0) {
+            return "guard: " + lostWords() + "; what it had lowered goes home as the agent connects again";
+        }
         if (guarded == 0) {
             return "guard: no launch of the block reached the agent's guard";
         }
@@ -181,7 +215,15 @@ public final class GuardSummary implements Serializable {
         if (!notes.isEmpty()) {
             line.append(" (").append(String.join("; ", notes)).append(')');
         }
+        if (lost > 0) {
+            line.append("; also ").append(lostWords());
+        }
         return line.toString();
+    }
+
+    private String lostWords() {
+        return String.format(Locale.ROOT, "no record of %d guarded %s: the agent's connection ended while %s ran, and %s"
+                + " guard with it", lost, lost == 1 ? "launch" : "launches", lost == 1 ? "it" : "they", lost == 1 ? "its" : "their");
     }
 
     /** The lowered launches as a reader who may read the jobs {@code mayName} accepts sees them: names, then a count. */

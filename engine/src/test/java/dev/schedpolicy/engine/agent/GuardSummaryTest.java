@@ -30,6 +30,20 @@ class GuardSummaryTest {
     }
 
     @Test
+    void shouldCountALaunchThatSeveralGuardsOfTheBlockLoweredOnce() {
+        GuardReport first = new GuardReport(20_000, 18_000, 900, 300, 17_000, 1, 40, List.of(lowered(21, 1)), List.of(), true);
+        GuardReport second = new GuardReport(10_000, 9_000, 500, 100, 8_000, 1, 40, List.of(lowered(21, 1), lowered(22, 1)),
+                List.of(), true);
+        Map<Long, String> launchOf = Map.of(21L, "b", 22L, "b");
+        GuardSummary s = GuardSummary.of(List.of(
+                new GuardRecord("t1", first, launchOf, Map.of("b", "compile"), Map.of("b", "compile #9")),
+                new GuardRecord("t2", second, launchOf, Map.of("b", "compile"), Map.of("b", "compile #9"))));
+        assertThat(s.loweredLaunches()).isEqualTo(1);
+        assertThat(s.loweredTimes()).isEqualTo(2);
+        assertThat(s.line("compile"::equals)).contains("acted 2 times for 25.0 s; lowered 1 launch, 2 times in all: compile #9;");
+    }
+
+    @Test
     void shouldSayWhenTheStepNeverWaitedEnoughToAct() {
         GuardReport report = new GuardReport(5_000, 4_000, 20, 20, 0, 0, -1, List.of(), List.of(), true);
         assertThat(GuardSummary.of(List.of(new GuardRecord("t", report, Map.of(), Map.of(), Map.of()))).line("j"::equals))
@@ -39,6 +53,23 @@ class GuardSummaryTest {
     @Test
     void shouldSayWhenNoLaunchReachedTheGuard() {
         assertThat(GuardSummary.of(List.of()).line(j -> true)).isEqualTo("guard: no launch of the block reached the agent's guard");
+    }
+
+    @Test
+    void shouldSayWhenTheAgentHadNoRecordOfAGuardedLaunch() {
+        assertThat(GuardSummary.of(List.of(), 1).line(j -> true)).isEqualTo("guard: no record of 1 guarded launch: the agent's"
+                + " connection ended while it ran, and its guard with it; what it had lowered goes home as the agent connects again");
+        GuardReport report = new GuardReport(5_000, 4_000, 20, 20, 0, 0, -1, List.of(), List.of(), true);
+        assertThat(GuardSummary.of(List.of(new GuardRecord("t", report, Map.of(), Map.of(), Map.of())), 2).line(j -> true))
+                .endsWith("nothing lowered; also no record of 2 guarded launches: the agent's connection ended while they ran,"
+                        + " and their guard with it");
+    }
+
+    @Test
+    void shouldSayThatTheControllerRestartedWhileTheBlockRan() {
+        assertThat(GuardSummary.afterRestart().line(j -> true)).isEqualTo("guard: the controller restarted while the block ran,"
+                + " so what its guard did is not known; a guard ends with its agent's connection, and what it had lowered goes"
+                + " home as the agent connects again");
     }
 
     @Test
