@@ -164,3 +164,98 @@ if [ -z "${FD:-}" ]; then
   reset_session
   create_inbound_node fault-agent fault "$FD" 2 faults
 fi
+
+# --- a guard with another build lowered (the guard fault checks: 88-fault-guard-restart, 89-fault-guard-abort,
+# 90-fault-guard-drop). On the fault agent: f-ghog, measured and so unlowered (its launch goes through the agent), runs
+# two busy loops on CPU 0; f-gtests, allowed to guard, runs a busy loop on CPU 0 in withSchedGuard until the flag
+# f-gtests-go. Both carry FAULTMARK=f-guard. guard_lowered starts both and waits until the guard moved the loops.
+guard_jobs() {
+  groovy "def c = dev.schedpolicy.jenkins.SchedPolicyConfiguration.get(); c.setMeasureAllSteps(true); c.setGuardJobs('f-gtests');
+println 'ok'" >>"$OUT/checks.log"
+  pipeline_job f-ghog <<G
+node('fault') { withEnv(['FAULTMARK=f-guard']) {
+  sh 'for i in 1 2; do timeout 300 taskset -c 0 sh -c ": ghog-loop; while :; do :; done" & done; : > $FLAGS/f-ghog-started; wait'
+} }
+G
+  pipeline_job f-gtests <<G
+node('fault') { withEnv(['FAULTMARK=f-guard']) { withSchedGuard {
+  sh 'timeout 300 taskset -c 0 sh -c ": gtests-loop; while [ ! -e $FLAGS/f-gtests-go ]; do :; done"; echo gtests-done'
+} } }
+G
+}
+guard_jobs_off() {
+  groovy "def c = dev.schedpolicy.jenkins.SchedPolicyConfiguration.get(); c.setMeasureAllSteps(false); c.setGuardJobs('');
+println 'ok'" >>"$OUT/checks.log"
+}
+ghog_pids() { pgrep -f '^sh -c : ghog-loop' | sort -n; }
+gtests_pid() { pgrep -f '^sh -c : gtests-loop' | head -1; }
+# in_guard_group JVM-PID: every loop of the hog sits in a group that JVM made (the guard's idle group)
+in_guard_group() { local p; for p in $HOG_LOOPS; do [[ "$(cg_of "$p")" == /schedpolicy-$1-* ]] || return 1; done; test -n "$HOG_LOOPS"; }
+# loops_home: every loop of the hog is back in the group and scheduling class it had before the guard (or has ended)
+loops_home() {
+  local p cg cls
+  for p in $HOG_LOOPS; do
+    cg=$(cg_of "$p") cls=$(policy_of "$p")
+    [ -z "$cg" ] && continue  # ended
+    [ "$cg" = "${HOME_OF[$p]}" ] && [ "$cls" = "${CLASS_OF[$p]}" ] || return 1
+  done
+}
+where_loops() { local p; for p in $HOG_LOOPS; do printf '%s:%s:%s ' "$p" "$(cg_of "$p")" "$(policy_of "$p")"; done; }
+# guard_idle_groups JVM-PID: the cpu.idle (or lowest-weight) groups that JVM made, none once its guards put all back
+guard_idle_groups() {
+  local g
+  for g in $(groups_made_by "$1"); do
+    if [ "$(cat "$g/cpu.idle" 2>/dev/null)" = 1 ] || [ "$(cat "$g/cpu.shares" "$g/cpu.weight" 2>/dev/null | head -1)" = 2 ]; then echo "$g"; fi
+  done
+  return 0
+}
+no_guard_idle_groups() { [ -z "$(guard_idle_groups "$1")" ]; }
+# guard_lowered: the hog started, then the guarded build; HOG_LOOPS, HOME_OF, CLASS_OF, HOG and TESTS set; true once the
+# agent's guard moved every loop into its group
+guard_lowered() {
+  rm -f "$FLAGS/f-ghog-started" "$FLAGS/f-gtests-go"
+  HOG=$(start_build f-ghog) && wait_for 120 test -e "$FLAGS/f-ghog-started" || return 1
+  wait_for 30 bash -c "test \$(pgrep -cf '^sh -c : ghog-loop') -ge 2" || true
+  HOG_LOOPS=$(ghog_pids | tr '\n' ' ')
+  declare -gA HOME_OF=() CLASS_OF=()
+  local p
+  for p in $HOG_LOOPS; do HOME_OF[$p]=$(cg_of "$p") CLASS_OF[$p]=$(policy_of "$p"); done
+  TESTS=$(start_build f-gtests) || return 1
+  wait_for 60 in_guard_group "$FA_PID"
+}
+# ms_until LIMIT-S CONDITION...: milliseconds until CONDITION holds (polled every 20 ms), -1 when not within LIMIT-S
+ms_until() {
+  local limit=$(( $1 * 1000 )) t0 now; shift
+  t0=$(date +%s%3N)
+  while :; do
+    "$@" && { now=$(date +%s%3N); echo $(( now - t0 )); return 0; }
+    now=$(date +%s%3N)
+    [ $(( now - t0 )) -ge "$limit" ] && { echo -1; return 1; }
+    sleep 0.02
+  done
+}
+# end_hog: the hog's loops and its build stopped (its console then says what it yielded)
+end_hog() {
+  local p
+  for p in $HOG_LOOPS; do kill "$p" 2>/dev/null; done
+  wait_build f-ghog "$HOG" 120 >/dev/null
+}
+# restore_times T0-MS GUARDED-PID [LIMIT-S]: END_MS, when the guarded loop ended, and BACK_MS, when every loop of the hog
+# was home again, both in ms after T0 (-1: not within LIMIT-S, 30 by default); polled every 20 ms
+restore_times() {
+  local t0=$1 limit=$(( ${3:-30} * 1000 )) now
+  END_MS=-1 BACK_MS=-1
+  while :; do
+    now=$(date +%s%3N)
+    [ "$END_MS" = -1 ] && ! kill -0 "$2" 2>/dev/null && END_MS=$(( now - t0 ))
+    [ "$BACK_MS" = -1 ] && loops_home && BACK_MS=$(( now - t0 ))
+    [ "$END_MS" != -1 ] && [ "$BACK_MS" != -1 ] && return 0
+    [ $(( now - t0 )) -ge "$limit" ] && return 1
+    sleep 0.02
+  done
+}
+# build_end_at NAME N: notes, in the background, when the build ends (its API says building false; polled every 0.2 s);
+# build_ended: BUILD_ENDED, that time (epoch ms), once it has ended (waited for here: not in a $(...), whose subshell
+# cannot wait for this shell's child)
+build_end_at() { rm -f "$FD/build-ended"; ( wait_build "$1" "$2" 300 >/dev/null; date +%s%3N >"$FD/build-ended" ) & BUILD_WATCH=$!; }
+build_ended() { wait "$BUILD_WATCH" 2>/dev/null; BUILD_ENDED=$(cat "$FD/build-ended" 2>/dev/null); BUILD_ENDED=${BUILD_ENDED:-0}; }

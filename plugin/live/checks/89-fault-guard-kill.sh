@@ -1,6 +1,7 @@
 # Fault: an inbound agent's JVM SIGKILLed while its guard has another build's busy loops lowered (moved into the
-# guard's idle group), then started again. Nothing puts them back while the agent is dead; the first launch of the
-# agent's next JVM sends them home from what the guard wrote down before moving them, and removes the group.
+# guard's idle group), then started again. Nothing puts them back while the agent is dead; the agent's next JVM sends
+# them home from what the guard wrote down before moving them (as the controller first calls it on connecting, or at
+# its first launch), and removes the group.
 source "$LIVE/faults.sh"
 faults_begin "guard agent kill"
 groovy "def c = dev.schedpolicy.jenkins.SchedPolicyConfiguration.get(); c.setMeasureAllSteps(true); c.setGuardJobs('f-gtests');
@@ -48,7 +49,7 @@ for c in $(seq "$CYCLES"); do
 done
 check_cycles "guard: the agent's guard moved the hog's loops into its idle group" "$ok_lowered"
 check_cycles "guard: agent JVM SIGKILLed: the loops stay in the dead guard's group (nothing else puts them back)" "$ok_kept"
-check_cycles "guard: the first launch of the agent's next JVM sends them home, into the groups they came from" "$ok_back"
+check_cycles "guard: the agent's next JVM (connected, one launch made) has sent them home, into the groups they came from" "$ok_back"
 check_cycles "guard: nothing left after the next start (the dead guard's group removed)" "$ok_left"
 note "$notes"
 groovy "def c = dev.schedpolicy.jenkins.SchedPolicyConfiguration.get(); c.setMeasureAllSteps(false); c.setGuardJobs('');
