@@ -40,6 +40,8 @@ public final class StepMeter {
     /** The step's CPU quota group's throttled time so far; null when no quota holds the step back. */
     private Supplier<OptionalLong> throttledReader;
     private long throttledSeen;
+    /** The hold before {@link #throttledBy}: the samples' wait from then on is set against the hold since. */
+    private long throttledBefore = -1;
     /** Run-queue wait so far as the samples saw it, and the part of it that is not the quota's hold. */
     private long rawWait;
     private long waitApart;
@@ -52,7 +54,9 @@ public final class StepMeter {
         this.label = label;
         this.owner = owner;
         this.proc = proc;
-        this.sampler = new TaskSampler(proc);
+        startNanos = System.nanoTime();
+        // opened before the step's first process: none of its tasks is older than the meter
+        this.sampler = new TaskSampler(proc, System::nanoTime, startNanos);
         this.schedstat = proc.hasSchedStat();
         this.tasks = null;
         this.group = choice.group();
@@ -133,6 +137,12 @@ public final class StepMeter {
     public synchronized void throttledBy(final Supplier<OptionalLong> throttledNanos) {
         throttledReader = throttledNanos;
         readThrottled();
+        throttledBefore = throttledSeen;
+    }
+
+    /** The hold since {@link #throttledBy}, which the wait the samples saw since then counted too. */
+    private long holdSinceReader() {
+        return throttledSeen - Math.max(0, throttledBefore);
     }
 
     private void readThrottled() {
@@ -183,7 +193,7 @@ public final class StepMeter {
         // cumulative, so that a hold read a sample late is still taken out of the wait it was counted in
         rawWait += delta.runQueueWaitNanos();
         readThrottled();
-        long apart = Math.max(waitApart, rawWait - throttledSeen);
+        long apart = Math.max(waitApart, rawWait - holdSinceReader());
         long waitDelta = apart - waitApart;
         waitApart = apart;
         return new SchedStat(delta.onCpuNanos(), waitDelta, delta.timeslices());
@@ -237,18 +247,31 @@ public final class StepMeter {
             source += String.format(java.util.Locale.ROOT, " %d times (every %d ms on average)", samples,
                     wall / samples / 1_000_000);
         }
-        List<Neighbour> neighbours = new ArrayList<>();
-        charged.forEach((k, v) -> neighbours.add(new Neighbour(k.label(), k.owner(), v)));
-        neighbours.sort((a, b) -> Long.compare(b.waitNanos(), a.waitNanos()));
         long wait = -1;
-        if (schedstat) {
-            wait = throttledReader == null ? seen.runQueueWaitNanos() : waitApart;
-        }
         long throttled = -1;
+        // the samples charged the wait to neighbours as it came; a total found smaller at the end scales them down
+        double keep = 1;
         if (throttledReader != null) {
             readThrottled();
             throttled = throttledSeen;
+            // a hold read late during the run (so left in the samples' wait) is taken out now that both counters are final
+            long settled = Math.min(waitApart, Math.max(0, rawWait - holdSinceReader()));
+            keep = waitApart == 0 ? 1 : (double) settled / waitApart;
+            waitApart = settled;
         }
+        if (schedstat) {
+            wait = throttledReader == null ? seen.runQueueWaitNanos() : waitApart;
+            if (sampler.waitCut() > 0) {
+                notes.add(String.format(java.util.Locale.ROOT, "schedstat counted more wait than a task had lived"
+                        + " (up to %.3f s over): its wait was cut to its lifetime", sampler.waitCut() / 1e9));
+            }
+        }
+        List<Neighbour> neighbours = new ArrayList<>();
+        for (Map.Entry<Neighbour, Long> e : charged.entrySet()) {
+            neighbours.add(new Neighbour(e.getKey().label(), e.getKey().owner(), Math.round(e.getValue() * keep)));
+        }
+        neighbours.sort((a, b) -> Long.compare(b.waitNanos(), a.waitNanos()));
+        otherWait = Math.round(otherWait * keep);
         result = new StepMeasure(label, source, wall, groupCpu, seen.onCpuNanos(), wait, pressure, neighbours, otherWait, notes,
                 throttled);
         return result;
