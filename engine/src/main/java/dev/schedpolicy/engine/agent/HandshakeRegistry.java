@@ -366,16 +366,22 @@ public final class HandshakeRegistry implements AutoCloseable {
                     done.add(l);
                 }
             }
-            if (done.isEmpty()) {
-                continue;
-            }
-            e.getValue().removeAll(done);
             UsageRecord sum = UsageRecord.NONE;
+            boolean any = false;
             for (Live l : done) {
-                sum = sum.plus(closeAndMeasure(l.launch()));
+                // read before the group goes; the rmdir kills nothing, so a process a guard put back after the look
+                // above (the look takes a while on a machine with many processes) keeps its group for the next round
+                Optional<UsageRecord> usage = l.launch().cgroupUsage().map(UsageRecord::of);
+                if (l.launch().closeIfEmpty()) {
+                    e.getValue().remove(l);
+                    sum = sum.plus(usage.orElse(new UsageRecord(1, 0, 0, 0, 0)));
+                    any = true;
+                }
             }
-            synchronized (reaped) {
-                reaped.merge(e.getKey(), sum, UsageRecord::plus);
+            if (any) {
+                synchronized (reaped) {
+                    reaped.merge(e.getKey(), sum, UsageRecord::plus);
+                }
             }
         }
         live.values().removeIf(List::isEmpty);

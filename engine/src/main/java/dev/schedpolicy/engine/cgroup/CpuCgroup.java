@@ -207,6 +207,37 @@ public final class CpuCgroup implements AutoCloseable {
         closed = true;
     }
 
+    /**
+     * Removes the group if nothing is in it, in one rmdir each, which the kernel refuses while a task is there: unlike a
+     * look at cgroup.procs followed by {@link #killAll}, a process moved back in meanwhile (a guard putting a lowered
+     * process home) stays, and so does its group. The companion goes first: a process lowered cpu-only still sits in it.
+     * Idempotent; false when a task (or the kernel's lazy unlink just after the last one left) kept it.
+     */
+    public synchronized boolean removeIfEmpty() {
+        if (closed) {
+            return true;
+        }
+        if (companion.isPresent() && !rmdirIfEmpty(companion.get())) {
+            return false;
+        }
+        if (!rmdirIfEmpty(dir)) {
+            return false;
+        }
+        closed = true;
+        return true;
+    }
+
+    private boolean rmdirIfEmpty(final Path group) {
+        try {
+            files.rmdir(group);
+            return true;
+        } catch (NoSuchFileException gone) {
+            return true;
+        } catch (IOException busy) {
+            return false;
+        }
+    }
+
     private void removeWhenEmpty(final Path group, final long deadline) {
         while (true) {
             List<Long> left = files.exists(group) ? files.readIds(group.resolve("cgroup.procs")) : List.of();

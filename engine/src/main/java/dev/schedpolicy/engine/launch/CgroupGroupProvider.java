@@ -110,6 +110,18 @@ public final class CgroupGroupProvider implements CpuGroupProvider {
             }
         }
 
+        @Override
+        public boolean closeIfEmpty() {
+            if (closed.get()) {
+                return true;
+            }
+            if (!group.removeIfEmpty()) {
+                return false;
+            }
+            closed.set(true);
+            return true;
+        }
+
         /** Idempotent: both a kill path and try-with-resources may close the same launch. */
         @Override
         public void close() {

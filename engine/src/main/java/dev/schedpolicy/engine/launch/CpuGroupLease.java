@@ -23,6 +23,9 @@ public interface CpuGroupLease extends AutoCloseable {
 
     Optional<CgroupUsage> usage();
 
+    /** Removes the group if it is empty, without killing anything (see {@code CpuCgroup.removeIfEmpty}); false: kept. */
+    boolean closeIfEmpty();
+
     @Override
     void close();
 }

@@ -56,6 +56,14 @@ public class PolicedLaunch implements AutoCloseable {
         return cgroupUsage().map(u -> OptionalLong.of(u.throttledUsec() * 1000)).orElse(OptionalLong.empty());
     }
 
+    /**
+     * Removes the launch's group if nothing runs in it, killing nothing: a process put back meanwhile keeps it. True when
+     * there is no group (any more).
+     */
+    public boolean closeIfEmpty() {
+        return group == null || group.closeIfEmpty();
+    }
+
     @Override
     public void close() {
         if (group != null) {

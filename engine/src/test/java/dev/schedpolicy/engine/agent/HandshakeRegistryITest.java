@@ -244,4 +244,33 @@ class HandshakeRegistryITest {
         assertThat(registry.liveCount()).isZero();
         assertThat(registry.finishBlock("node-default").groups()).isEqualTo(1);
     }
+
+    /**
+     * The reaper's look for processes in a launch group walks /proc, which takes a while: a guard may put a lowered
+     * process back into the group after the look found it empty. A /proc that shows nothing stands for that stale look:
+     * the process runs on and keeps its group (the reaper once SIGKILLed it, and on 5.10 left the group behind).
+     */
+    @Test
+    void shouldNeitherKillNorUnhouseAProcessTheReapersLookMissed(@TempDir final Path emptyProc) throws Exception {
+        registry.close();
+        registry = new HandshakeRegistry(LaunchConfig.defaults().withStateDir(state), emptyProc, Duration.ofHours(1));
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("node-default", "weight50+warn")
+                .pendingFor(Duration.ofSeconds(30)));
+        Process p = new ProcessBuilder(prepared.prefix(List.of("sleep", "30"))).start();
+        try {
+            LaunchRecord record = registry.release(prepared.id(), Duration.ofSeconds(10));
+            if (!record.warnings().isEmpty()) {
+                return; // no cgroup here
+            }
+            String group = Files.readString(Path.of("/proc/" + p.pid() + "/cgroup"));
+            registry.reapEmptyGroups();
+            assertThat(p.isAlive()).as("the process the look missed runs on").isTrue();
+            assertThat(Files.readString(Path.of("/proc/" + p.pid() + "/cgroup"))).as("in its group").isEqualTo(group);
+            assertThat(registry.liveCount()).as("its group kept for the next round").isEqualTo(1);
+        } finally {
+            p.destroyForcibly().waitFor();
+        }
+        registry.reapEmptyGroups();
+        assertThat(registry.liveCount()).as("removed once it is really empty").isZero();
+    }
 }
