@@ -19,7 +19,7 @@ node {
     sh 'docker build --no-cache --network none -t $TAG-a ctx'
     docker.build('$TAG-b', '--no-cache --network none ctx')
     docker.image('$IMAGE').withRun('--network none -v ' + pwd() + ':/w', 'sleep 60') { c ->
-      sh "docker exec \${c.id} /w/kernel-view withrun"
+      sh "docker exec \${c.id} /w/kernel-view withrun; echo WITHRUN-ID \${c.id}"
     }
   }
   sh 'docker rmi -f $TAG-a $TAG-b >/dev/null'
@@ -38,8 +38,11 @@ G
   check "one console line per placed start: 2 runs ($placed_runs), 2 builds ($placed_builds), and none for docker exec, stop, rm" \
     bash -c "[ '$placed_runs' = 2 ] && [ '$placed_builds' = 2 ] && [ \$(grep -c '^\[schedpolicy\] .*placed under' '$CONSOLE') = 4 ]"
   note "$(grep -m1 "^\[schedpolicy\] 'docker build' placed" "$CONSOLE" | cut -c1-220)"
-  # the read-back line is said by the wrapper's background subshell once the agent has it, so a step that ends first
-  # (a container of a moment, a run -d) may lose it: any that came must say verified under the idle parent
+  # a detached run's wrapper says the read-back line before its step ends; a foreground run's comes from a background
+  # subshell once the agent has it, so a container of a moment may lose it: any that came must say verified
+  withrun_id=$(grep -m1 -o '^WITHRUN-ID [0-9a-f]\{12\}' "$CONSOLE" | cut -d' ' -f2)
+  check "withRun()'s detached run says its read-back line before its step ends: verified under the idle parent (${withrun_id:-no id})" \
+    bash -c "[ -n '$withrun_id' ] && grep -q \"^\[schedpolicy\] 'docker run' container $withrun_id verified: cpu cgroup /schedpolicy.idle/\" '$CONSOLE'"
   said=$(grep -c "^\[schedpolicy\] 'docker run' container " "$CONSOLE")
   verified=$(grep -c "^\[schedpolicy\] 'docker run' container [0-9a-f]\{12\} verified: cpu cgroup /schedpolicy.idle/" "$CONSOLE")
   check "the docker runs' read-back lines that came say verified under the idle parent ($verified of $said; 2 runs)" \

@@ -166,9 +166,10 @@ final class ClientPlacements implements AutoCloseable {
         String readBack = ContainerPlacement.BUILD_NOT_READ_BACK;
         Optional<Supplier<String>> verdict = command.action() == ContainerAction.RUN
                 ? Optional.of(() -> verdictOf(launch)) : Optional.empty();
+        boolean detached = command.action() == ContainerAction.RUN && command.option("--detach").isPresent();
         return new ClientDesk.Go(launch.argv(), "[schedpolicy] " + command.describe() + " placed under '" + settings.policy().toCompact()
                 + "' with " + launch.plan().shownOptions()
-                + warning + (command.action() == ContainerAction.RUN ? "" : "; " + readBack), verdict);
+                + warning + (command.action() == ContainerAction.RUN ? "" : "; " + readBack), verdict, detached);
     }
 
     /** What the kernel holds for a started container once its first process runs, in one console line. */

@@ -59,15 +59,23 @@ public final class ClientDesk implements AutoCloseable {
     }
 
     /**
-     * @param note    one line the wrapper prints on its standard error before it runs the client ("": none)
-     * @param verdict a line the wrapper prints later, once known (what the kernel holds for the container the line
-     *                started), computed off the desk's thread; the wrapper waits for it at most {@link #VERDICT_WAIT}
-     *                in a background subshell, so the client is never held up. Empty: none.
+     * @param note        one line the wrapper prints on its standard error before it runs the client ("": none)
+     * @param verdict     a line the wrapper prints later, once known (what the kernel holds for the container the line
+     *                    started), computed off the desk's thread; the wrapper waits for it at most {@link #VERDICT_WAIT}
+     *                    in a background subshell, so the client is never held up. Empty: none.
+     * @param afterClient the wrapper waits for the verdict after the client instead, and says it before it ends: for a
+     *                    detached run, whose client returns once the container runs and whose step may end right then
+     *                    (Jenkins reads no output of a step after its script ended)
      */
-    public record Go(List<String> argv, String note, Optional<java.util.function.Supplier<String>> verdict) implements Answer {
+    public record Go(List<String> argv, String note, Optional<java.util.function.Supplier<String>> verdict,
+            boolean afterClient) implements Answer {
         public Go {
             argv = List.copyOf(argv);
             note = note.replace('\n', ' ');
+        }
+
+        public Go(final List<String> argv, final String note, final Optional<java.util.function.Supplier<String>> verdict) {
+            this(argv, note, verdict, false);
         }
 
         public Go(final List<String> argv, final String note) {
@@ -226,10 +234,17 @@ public final class ClientDesk implements AutoCloseable {
         } catch (RuntimeException e) {
             answer = new No(e.getMessage() == null ? e.toString() : e.getMessage());
         }
-        String text = answer instanceof Go go ? "go\n" + (go.verdict().isPresent() ? "watch" : "") + "\n" + go.note() + "\n"
-                + quoted(go.argv().subList(1, go.argv().size())) + "\n" : "no\n\n" + ((No) answer).why() + "\n";
+        String text = answer instanceof Go go ? "go\n" + (go.verdict().isEmpty() ? "" : go.afterClient() ? "after" : "watch") + "\n"
+                + go.note() + "\n" + quoted(go.argv().subList(1, go.argv().size())) + "\n" : "no\n\n" + ((No) answer).why() + "\n";
         if (answer instanceof Go go && go.verdict().isPresent()) {
-            verdicts().execute(() -> write("v" + pid, go.verdict().get().get().replace('\n', ' ') + "\n"));
+            Optional<java.time.Instant> asked = ProcessHandle.of(pid).flatMap(h -> h.info().startInstant());
+            verdicts().execute(() -> {
+                String verdict = go.verdict().get().get().replace('\n', ' ') + "\n";
+                // a wrapper waiting after its client is gone once the client failed: no file is left for nobody
+                if (!go.afterClient() || asked.isPresent() && ProcessHandle.of(pid).flatMap(h -> h.info().startInstant()).equals(asked)) {
+                    write("v" + pid, verdict);
+                }
+            });
         }
         write(Long.toString(pid), text);
     }

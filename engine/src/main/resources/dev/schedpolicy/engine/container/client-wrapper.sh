@@ -1,7 +1,8 @@
 # Sched Policy container client wrapper, first on the PATH of a policed command as docker and podman. It asks
 # the engine that installed it (its desk) how to run this line, which places a container the line starts under
 # the command's policy, then execs the real client found further on PATH. It never runs the line unplaced: without
-# an answer within 30 s (the engine is gone) it exits 125. Output, exit status and signals are the client's (exec).
+# an answer within 30 s (the engine is gone) it exits 125. Output, exit status and signals are the client's (exec),
+# but for a detached run ("after", below), whose client it runs as a child so as to say the verdict before it ends.
 desk=@DESK@
 name=${0##*/}
 here=${0%/*}
@@ -33,8 +34,8 @@ while [ ! -f "$answer" ]; do
   fi
   sleep 0.05
 done
-# "go", "watch" or nothing, a line to say (or an empty one), and the arguments, each quoted for the shell; or "no",
-# an empty line and why
+# "go", "watch", "after" or nothing, a line to say (or an empty one), and the arguments, each quoted for the shell; or
+# "no", an empty line and why
 { IFS= read -r verdict; IFS= read -r watch; IFS= read -r note; rest=$(cat); } <"$answer"
 rm -f "$answer"
 if [ "$verdict" != go ]; then
@@ -52,4 +53,27 @@ if [ "$watch" = watch ]; then
   ) &
 fi
 eval "set -- $rest"
+if [ "$watch" = after ]; then
+  # a detached run: its client returns once the container runs, and the step may end right then, after which Jenkins
+  # reads none of its output; so the verdict is said after the client, before this ends (at most 15 s, only when the
+  # client succeeded: a failed one started nothing to read back). A signal to this shell while the client runs is
+  # taken once the client returns (a detached run's client is brief), then this ends by that signal; the client's own
+  # status is this one's otherwise
+  got=
+  for s in HUP INT QUIT TERM; do trap "got=$s" "$s"; done
+  "$real" "$@"
+  rc=$?
+  if [ -n "$got" ]; then
+    trap - HUP INT QUIT TERM
+    kill -s "$got" $$
+  fi
+  for s in HUP INT QUIT TERM; do trap 'exit $rc' "$s"; done
+  v=$desk/answers/v$$ n=0
+  if [ "$rc" -eq 0 ]; then
+    while [ ! -f "$v" ] && [ "$n" -lt 300 ]; do n=$((n + 1)); sleep 0.05; done
+    [ -f "$v" ] && cat "$v" >&2
+  fi
+  rm -f "$v"
+  exit "$rc"
+fi
 exec "$real" "$@"

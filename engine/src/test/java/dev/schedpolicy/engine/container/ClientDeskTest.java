@@ -73,6 +73,71 @@ class ClientDeskTest {
         }
     }
 
+    /** A desk that places nothing and whose verdict for every line comes {@code delayMillis} after it was asked. */
+    private ClientDesk deskWithVerdict(final long delayMillis, final java.util.concurrent.CountDownLatch computed) throws IOException {
+        long self = ProcessHandle.current().pid();
+        return ClientDesk.open(privateDir().resolve("desk"), ProcFs.system(), pid -> ClientDesk.descendsFrom(ProcFs.system(), pid, self),
+                request -> new ClientDesk.Go(request.argv(), "[schedpolicy] placed", java.util.Optional.of(() -> {
+                    try {
+                        Thread.sleep(delayMillis);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    computed.countDown();
+                    return "[schedpolicy] verdict";
+                }), true));
+    }
+
+    @Test
+    void shouldSayADetachedRunsVerdictAfterItsClientAndBeforeTheWrapperEnds() throws Exception {
+        // a step that ends right after 'docker run -d' loses every line said later: the verdict must come before the end
+        try (ClientDesk desk = deskWithVerdict(300, new java.util.concurrent.CountDownLatch(1))) {
+            Ran r = run(desk, fakeClient(0), "docker run -d x; echo \"ended $?\" >&2");
+            assertThat(r.err()).isEqualTo("[schedpolicy] placed\n[schedpolicy] verdict\nended 0\n");
+            assertThat(r.out()).isEqualTo("[run]\n[-d]\n[x]\n");
+        }
+    }
+
+    @Test
+    void shouldNotWaitForTheVerdictOfADetachedRunWhoseClientFailedNorLeaveIt() throws Exception {
+        java.util.concurrent.CountDownLatch computed = new java.util.concurrent.CountDownLatch(1);
+        Path answers = tmp.resolve("state/desk/answers");
+        try (ClientDesk desk = deskWithVerdict(1_000, computed)) {
+            Ran r = run(desk, fakeClient(3), "docker run -d x; echo \"ended $?\" >&2");
+            assertThat(r.err()).as("the client's status, no verdict").isEqualTo("[schedpolicy] placed\nended 3\n");
+            assertThat(computed.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            Thread.sleep(200); // the desk's write would follow the verdict at once
+            try (var left = Files.list(answers)) {
+                assertThat(left.toList()).as("no verdict file for a wrapper that is gone").isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void shouldEndADetachedRunsWrapperByTheSignalItGotOnceItsClientReturned() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("slow"));
+        Path started = tmp.resolve("started");
+        Path done = tmp.resolve("done");
+        Path docker = dir.resolve("docker");
+        Files.writeString(docker, "#!/bin/sh\n: > '" + started + "'\nsleep 1\n: > '" + done + "'\nexit 0\n");
+        Files.setPosixFilePermissions(docker, PosixFilePermissions.fromString("rwx------"));
+        try (ClientDesk desk = deskWithVerdict(0, new java.util.concurrent.CountDownLatch(1))) {
+            ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", "exec docker run -d x");
+            pb.environment().put("PATH", desk.pathBefore("t", dir + ":/usr/bin:/bin"));
+            pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+            Process p = pb.start();
+            long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            while (!Files.exists(started) && System.nanoTime() < until) {
+                Thread.sleep(20);
+            }
+            assertThat(started).as("the client runs").exists();
+            p.destroy(); // SIGTERM to the wrapper alone
+            assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(done).as("the brief client ran to its end").exists();
+            assertThat(p.exitValue()).as("ended by the SIGTERM it got (128 + 15)").isEqualTo(143);
+        }
+    }
+
     @Test
     void shouldRefuseWithTheOwnersReasonAndRunNothing() throws Exception {
         try (ClientDesk desk = ClientDesk.open(privateDir().resolve("desk"), ProcFs.system(), pid -> true, request -> {
