@@ -38,6 +38,9 @@ public final class ClientDesk implements AutoCloseable {
     public static final List<String> CLIENTS = List.of("docker", "podman");
     private static final String TEMPLATE = loadTemplate();
     private static final long RESCAN_MILLIS = 500;
+    private static final java.time.Duration SWEEP_EVERY = java.time.Duration.ofSeconds(5);
+    static final java.time.Duration STALE = java.time.Duration.ofMinutes(1);
+    static final java.time.Duration ABANDONED = java.time.Duration.ofHours(1);
 
     /**
      * One line a wrapper asks about.
@@ -87,7 +90,7 @@ public final class ClientDesk implements AutoCloseable {
         }
     }
 
-    /** How long a wrapper's background subshell waits for a {@link Go#verdict}; one computed later is dropped. */
+    /** How long a wrapper's background subshell waits for a {@link Go#verdict}; one computed later is left to {@link #sweepAnswers}. */
     public static final java.time.Duration VERDICT_WAIT = java.time.Duration.ofSeconds(15);
 
     public record No(String why) implements Answer {
@@ -187,6 +190,7 @@ public final class ClientDesk implements AutoCloseable {
     }
 
     private void serve() {
+        long lastSweep = System.nanoTime();
         try {
             while (!closed) {
                 var key = watch.poll(RESCAN_MILLIS, TimeUnit.MILLISECONDS);
@@ -196,6 +200,10 @@ public final class ClientDesk implements AutoCloseable {
                 }
                 // every file, not only the events': an overflow or a request made before the watch loses none
                 answerAll();
+                if (System.nanoTime() - lastSweep > SWEEP_EVERY.toNanos()) {
+                    sweepAnswers(java.time.Instant.now());
+                    lastSweep = System.nanoTime();
+                }
             }
         } catch (InterruptedException | ClosedWatchServiceException e) {
             Thread.currentThread().interrupt();
@@ -247,6 +255,36 @@ public final class ClientDesk implements AutoCloseable {
             });
         }
         write(Long.toString(pid), text);
+    }
+
+    /**
+     * Removes the answers nobody will read: a wrapper that gave up (30 s for its answer, {@link #VERDICT_WAIT} for a
+     * verdict) leaves the file the desk wrote later. One older than {@link #STALE} goes once its wrapper's PID is gone,
+     * any older than {@link #ABANDONED} in all cases (a foreground client runs on under the wrapper's PID after the
+     * subshell gave up), so the directory holds at most about one file per running wrapper.
+     */
+    void sweepAnswers(final java.time.Instant now) {
+        List<Path> files = new ArrayList<>();
+        try (DirectoryStream<Path> all = Files.newDirectoryStream(dir.resolve("answers"))) {
+            all.forEach(files::add);
+        } catch (IOException e) {
+            return;
+        }
+        for (Path file : files) {
+            try {
+                java.time.Instant written = Files.getLastModifiedTime(file).toInstant();
+                if (written.isAfter(now.minus(STALE))) {
+                    continue;
+                }
+                String pid = file.getFileName().toString().replaceFirst("^v", "").replaceFirst("\\.tmp$", "");
+                boolean running = pid.matches("[1-9][0-9]{0,9}") && ProcessHandle.of(Long.parseLong(pid)).filter(ProcessHandle::isAlive).isPresent();
+                if (!running || written.isBefore(now.minus(ABANDONED))) {
+                    Files.deleteIfExists(file);
+                }
+            } catch (IOException e) {
+                // gone meanwhile (its wrapper read it)
+            }
+        }
     }
 
     private synchronized java.util.concurrent.ExecutorService verdicts() {

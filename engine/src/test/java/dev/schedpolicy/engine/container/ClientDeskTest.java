@@ -114,6 +114,37 @@ class ClientDeskTest {
     }
 
     @Test
+    void shouldSweepAnswersNobodyWillReadAndKeepThoseOfRunningWrappers() throws Exception {
+        // a wrapper that gave up leaves the answer or verdict the desk wrote after: one file per such line, forever
+        Process ended = new ProcessBuilder("true").start();
+        ended.waitFor();
+        long gone = ended.pid();
+        long running = ProcessHandle.current().pid();
+        java.time.Instant now = java.time.Instant.now();
+        try (ClientDesk desk = ClientDesk.open(privateDir().resolve("desk"), ProcFs.system(), pid -> true, r -> new ClientDesk.No("none"))) {
+            Path answers = tmp.resolve("state/desk/answers");
+            Path late = answered(answers, "v" + gone, now.minus(ClientDesk.STALE).minusSeconds(1));
+            Path lateAnswer = answered(answers, Long.toString(gone), now.minus(ClientDesk.STALE).minusSeconds(1));
+            Path fresh = answered(answers, gone + ".tmp", now.minusSeconds(5));
+            Path waited = answered(answers, "v" + running, now.minus(ClientDesk.STALE).minusSeconds(1));
+            Path abandoned = answered(answers, Long.toString(running), now.minus(ClientDesk.ABANDONED).minusSeconds(1));
+            desk.sweepAnswers(now);
+            assertThat(late).as("a verdict whose wrapper is gone").doesNotExist();
+            assertThat(lateAnswer).as("an answer whose wrapper gave up and ended").doesNotExist();
+            assertThat(fresh).as("a file written just now").exists();
+            assertThat(waited).as("a detached run's verdict its wrapper still waits for").exists();
+            assertThat(abandoned).as("older than any wrapper waits, though its PID still runs").doesNotExist();
+        }
+    }
+
+    private static Path answered(final Path answers, final String name, final java.time.Instant at) throws IOException {
+        Path file = answers.resolve(name);
+        Files.writeString(file, "x\n");
+        Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.from(at));
+        return file;
+    }
+
+    @Test
     void shouldEndADetachedRunsWrapperByTheSignalItGotOnceItsClientReturned() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("slow"));
         Path started = tmp.resolve("started");
