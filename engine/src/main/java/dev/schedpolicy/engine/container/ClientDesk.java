@@ -210,14 +210,19 @@ public final class ClientDesk implements AutoCloseable {
         }
     }
 
-    private void answerAll() {
-        List<Path> requests = new ArrayList<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir.resolve("requests"))) {
-            files.forEach(requests::add);
+    /** The files in the desk's directory {@code sub}; none when it cannot be listed (the next round tries again). */
+    private List<Path> filesIn(final String sub) {
+        List<Path> files = new ArrayList<>();
+        try (DirectoryStream<Path> all = Files.newDirectoryStream(dir.resolve(sub))) {
+            all.forEach(files::add);
         } catch (IOException e) {
-            return;
+            return List.of();
         }
-        for (Path request : requests) {
+        return files;
+    }
+
+    private void answerAll() {
+        for (Path request : filesIn("requests")) {
             String name = request.getFileName().toString();
             try {
                 Files.deleteIfExists(request);
@@ -264,13 +269,7 @@ public final class ClientDesk implements AutoCloseable {
      * subshell gave up), so the directory holds at most about one file per running wrapper.
      */
     void sweepAnswers(final java.time.Instant now) {
-        List<Path> files = new ArrayList<>();
-        try (DirectoryStream<Path> all = Files.newDirectoryStream(dir.resolve("answers"))) {
-            all.forEach(files::add);
-        } catch (IOException e) {
-            return;
-        }
-        for (Path file : files) {
+        for (Path file : filesIn("answers")) {
             try {
                 java.time.Instant written = Files.getLastModifiedTime(file).toInstant();
                 if (written.isAfter(now.minus(STALE))) {
