@@ -87,9 +87,15 @@ leftovers() {
   LEFTOVERS=$((LEFTOVERS + $(wc -w <<<"$procs") + $(grep -c . <<<"$groups") + $(grep -c . <<<"$hs")))
   [ -z "$procs$groups$hs" ] || {
     echo "left after $1: $procs $groups $hs" >>"$OUT/checks.log"
-    local g q
-    for g in $groups; do for q in $(cat "$g/cgroup.procs" 2>/dev/null); do
-      echo "  in $g: $q $(tr '\0' ' ' <"/proc/$q/cmdline" 2>/dev/null | cut -c1-120)" >>"$OUT/checks.log"; done; done
+    local g q m
+    for g in $groups; do
+      # who the name points to, and since when: a group older than the process holding its PID is a wrapped PID's
+      m=${g##*/schedpolicy-}; m=${m%%-*} q=$(ps -o lstart=,args= -p "$m" 2>/dev/null | cut -c1-140)
+      echo "  $g: made $(stat -c %y "$g" 2>/dev/null), tasks [$(tr '\n' ' ' <"$g/tasks" 2>/dev/null)]; pid $m: ${q:-gone}" \
+        >>"$OUT/checks.log"
+      for q in $(cat "$g/cgroup.procs" 2>/dev/null); do
+        echo "  in $g: $q $(tr '\0' ' ' <"/proc/$q/cmdline" 2>/dev/null | cut -c1-120)" >>"$OUT/checks.log"; done
+    done
     return 1
   }
 }

@@ -18,18 +18,21 @@ import dev.schedpolicy.engine.policy.PolicyFloor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Parked launches between the two remoting calls that make one Jenkins launch (prepare, then release
@@ -55,6 +58,13 @@ public final class HandshakeRegistry implements AutoCloseable {
     private static final Duration CLIENTS_AFTER_DETACH = Duration.ofHours(1);
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
     private final Map<String, List<Live>> live = new ConcurrentHashMap<>();
+    /**
+     * Groups a block's end could not remove (a process that outlived its SIGKILL for a while, in uninterruptible
+     * sleep on a loaded machine): the reaper removes each once it is empty. Their maker (this JVM) lives on, so the
+     * sweep of dead makers' groups never would. Bounded: past it the oldest is dropped, and left to this JVM's end.
+     */
+    private final Deque<BooleanSupplier> closing = new ConcurrentLinkedDeque<>();
+    private static final int MAX_CLOSING = 1000;
     private final Map<String, UsageRecord> reaped = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(final Map.Entry<String, UsageRecord> eldest) {
@@ -317,7 +327,7 @@ public final class HandshakeRegistry implements AutoCloseable {
         UsageRecord total = finishBlock(blockKey);
         for (String path : recordedGroups.stream().distinct().toList()) {
             if (!held.contains(path)) {
-                total = total.plus(AdoptedGroup.end(path));
+                total = total.plus(AdoptedGroup.end(path, this::stillBusy));
             }
         }
         return total;
@@ -357,6 +367,7 @@ public final class HandshakeRegistry implements AutoCloseable {
     private void reapEmptyGroupsNow() {
         clients.sweep();
         containers.reap();
+        closing.removeIf(BooleanSupplier::getAsBoolean);
         for (Map.Entry<String, List<Live>> e : live.entrySet()) {
             List<Live> done = new ArrayList<>();
             for (Live l : e.getValue()) {
@@ -387,11 +398,21 @@ public final class HandshakeRegistry implements AutoCloseable {
         live.values().removeIf(List::isEmpty);
     }
 
-    private static UsageRecord closeAndMeasure(final PolicedLaunch launch) {
+    /** The launch's usage, its group emptied and removed; one that stays busy is left to the reaper (see closing). */
+    private UsageRecord closeAndMeasure(final PolicedLaunch launch) {
+        UsageRecord usage = launch.cgroupUsage().map(UsageRecord::of).orElse(new UsageRecord(1, 0, 0, 0, 0));
         try {
-            return launch.cgroupUsage().map(UsageRecord::of).orElse(new UsageRecord(1, 0, 0, 0, 0));
-        } finally {
             launch.close();
+        } catch (RuntimeException e) {
+            stillBusy(launch::closeIfEmpty);
+        }
+        return usage;
+    }
+
+    private void stillBusy(final BooleanSupplier removeIfEmpty) {
+        closing.addLast(removeIfEmpty);
+        while (closing.size() > MAX_CLOSING) {
+            closing.pollFirst();
         }
     }
 
@@ -480,7 +501,7 @@ public final class HandshakeRegistry implements AutoCloseable {
 
     private void endTimerWhenDrained() {
         if (detached && pending.isEmpty() && live.isEmpty() && containers.pendingCount() == 0 && containers.startedCount() == 0
-                && guards.isEmpty() && clients.quietFor(CLIENTS_AFTER_DETACH, detachedAt)) {
+                && guards.isEmpty() && closing.isEmpty() && clients.quietFor(CLIENTS_AFTER_DETACH, detachedAt)) {
             clients.close();
             measures.close();
             timer.shutdown();

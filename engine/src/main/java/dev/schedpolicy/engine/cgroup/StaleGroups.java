@@ -8,8 +8,9 @@ import java.util.OptionalLong;
 
 /**
  * Removes schedpolicy-* groups left behind by crashed runs. Only empty ones: a group holding processes is
- * still doing someone's work. And only those whose creator PID is gone: a live run makes its group empty
- * and fills it a moment later, and removing it in between would break that run.
+ * still doing someone's work. And only those whose creator is gone (its PID free, or held by a process that
+ * started after the group was made, see {@link GroupMakers}): a live run makes its group empty and fills it a
+ * moment later, and removing it in between would break that run.
  */
 final class StaleGroups {
     private StaleGroups() {
@@ -35,7 +36,7 @@ final class StaleGroups {
             return false;
         }
         OptionalLong creator = GroupNames.creatorPid(child);
-        if (creator.isEmpty() || ProcessHandle.of(creator.getAsLong()).isPresent()) {
+        if (creator.isEmpty() || GroupMakers.mayStillRun(creator.getAsLong(), child)) {
             return false;
         }
         try {

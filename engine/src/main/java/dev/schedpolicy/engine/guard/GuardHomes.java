@@ -2,6 +2,7 @@ package dev.schedpolicy.engine.guard;
 
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.cgroup.CpuCgroup;
+import dev.schedpolicy.engine.cgroup.GroupMakers;
 import dev.schedpolicy.engine.cgroup.ProcessHome;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.launch.LaunchDirs;
@@ -138,7 +139,7 @@ public final class GuardHomes {
             return Optional.empty();
         }
         String group = lines.get(0).substring(GROUP.length());
-        if (makerRuns(group, lines)) {
+        if (makerRuns(group, system, lines)) {
             return Optional.empty(); // a running guard's
         }
         Map<Long, ProcessHome> homes = new LinkedHashMap<>();
@@ -189,12 +190,13 @@ public final class GuardHomes {
     }
 
     /**
-     * Whether the guard that made {@code group} may still run: its JVM's PID is alive, and, when that PID is this JVM's,
-     * the homes name this JVM (not an earlier one that exec'd into this one). Homes that name no JVM go by the PID.
+     * Whether the guard that made {@code group} may still run: its JVM's PID is alive and not taken by a process younger
+     * than the group ({@link GroupMakers}), and, when that PID is this JVM's, the homes name this JVM (not an earlier one
+     * that exec'd into this one). Homes that name no JVM go by the PID.
      */
-    private static boolean makerRuns(final String group, final List<String> lines) {
+    private static boolean makerRuns(final String group, final CgroupSystem system, final List<String> lines) {
         OptionalLong maker = CgroupSystem.creatorOf(group);
-        if (maker.isEmpty() || ProcessHandle.of(maker.getAsLong()).isEmpty()) {
+        if (maker.isEmpty() || !GroupMakers.mayStillRun(maker.getAsLong(), groupDir(system, group))) {
             return false;
         }
         if (maker.getAsLong() != ProcessHandle.current().pid()) {
@@ -207,6 +209,15 @@ public final class GuardHomes {
             }
         }
         return true;
+    }
+
+    /** The group's directory; where the cpu hierarchy is gone, a path that does not exist (so only the PID counts). */
+    private static Path groupDir(final CgroupSystem system, final String group) {
+        try {
+            return system.cpuDirOf(group);
+        } catch (RuntimeException e) {
+            return Path.of("/nonexistent");
+        }
     }
 
     private static ProcessHome homeFor(final long pid, final Map<Long, ProcessHome> homes, final ProcFs proc,

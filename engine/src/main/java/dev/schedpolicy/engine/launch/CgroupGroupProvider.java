@@ -122,12 +122,20 @@ public final class CgroupGroupProvider implements CpuGroupProvider {
             return true;
         }
 
-        /** Idempotent: both a kill path and try-with-resources may close the same launch. */
+        /**
+         * Idempotent: both a kill path and try-with-resources may close the same launch. One that failed (the group
+         * stayed busy) may be closed again, or removed by {@link #closeIfEmpty} once it empties.
+         */
         @Override
         public void close() {
             if (closed.compareAndSet(false, true)) {
-                group.killAll();
-                group.close();
+                try {
+                    group.killAll();
+                    group.close();
+                } catch (RuntimeException e) {
+                    closed.set(false);
+                    throw e;
+                }
             }
         }
 

@@ -1,6 +1,7 @@
 package dev.schedpolicy.engine.measure;
 
 import dev.schedpolicy.engine.cgroup.CgroupHierarchy;
+import dev.schedpolicy.engine.cgroup.GroupMakers;
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.cgroup.CgroupVersion;
 
@@ -127,7 +128,7 @@ public final class AccountingGroups {
                 String[] parts = p.getFileName().toString().substring(PREFIX.length()).split("-");
                 boolean owned;
                 try {
-                    owned = ProcessHandle.of(Long.parseLong(parts[0])).isPresent();
+                    owned = GroupMakers.mayStillRun(Long.parseLong(parts[0]), p);
                 } catch (NumberFormatException e) {
                     owned = true;
                 }

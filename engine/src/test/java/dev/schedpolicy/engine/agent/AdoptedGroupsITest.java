@@ -67,6 +67,39 @@ class AdoptedGroupsITest {
     }
 
     /**
+     * A recorded group whose process outlives its SIGKILL (frozen here) stays past the block's end, and the ending
+     * registry's reaper removes it once empty: its maker may be this very agent JVM, under a registry of a closed
+     * connection that no longer reaps, so the sweep of dead makers' groups would never take it.
+     */
+    @Test
+    void shouldRemoveARecordedGroupThatStayedBusyPastTheBlocksEndOnceItEmpties() throws Exception {
+        FrozenProcess.assumeFreezer();
+        before = registry();
+        PreparedLaunch prepared = before.prepare(LaunchRequest.of("block-f", "quota50+warn")
+                .pendingFor(Duration.ofSeconds(30)));
+        Process p = new ProcessBuilder(prepared.prefix(List.of("sleep", "60"))).start();
+        LaunchRecord record = before.release(prepared.id(), Duration.ofSeconds(10));
+        assumeTrue(record.warnings().isEmpty(), "needs a writable cpu cgroup (CI runs as root): " + record.warnings());
+        Path dir = Path.of("/sys/fs/cgroup/cpu" + record.cpuCgroup());
+        assumeTrue(Files.isDirectory(dir), "needs the v1 cpu hierarchy at /sys/fs/cgroup/cpu: " + dir);
+        FrozenProcess frozen = FrozenProcess.freeze(p.pid());
+        try (frozen) {
+            after = registry();
+            UsageRecord usage = after.finishBlock("block-f", List.of(record.cpuCgroup()));
+
+            assertThat(usage.groups()).as("the recorded group measured").isEqualTo(1);
+            assertThat(dir).as("held by the frozen process").isDirectory();
+            frozen.thaw();
+            assertThat(p.waitFor(10, TimeUnit.SECONDS)).as("the SIGKILL lands once thawed").isTrue();
+            assertThat(HandshakeRegistryITest.reapedWithin(after, dir, Duration.ofSeconds(5)))
+                    .as("removed by the ending registry's reaper once empty").isTrue();
+        } finally {
+            p.destroyForcibly().waitFor();
+            frozen.remove();
+        }
+    }
+
+    /**
      * A block's end takes only groups the block made: a group this registry holds for another block is that block's,
      * whatever the ending block's record lists (a name given again, a record that lists what it should not).
      */

@@ -16,10 +16,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Real launches through the registry, as the plugin makes them: prepare, someone else starts, release. */
 @EnabledOnOs(OS.LINUX)
@@ -228,6 +230,47 @@ class HandshakeRegistryITest {
         assertThat(usage.groups()).isEqualTo(1);
         assertThat(usage.usageUsec()).isPositive();
         assertThat(registry.liveCount()).isZero();
+    }
+
+    /**
+     * A process that outlives its SIGKILL for a while (frozen by the v1 freezer here; on a loaded machine, one in
+     * uninterruptible sleep) keeps its launch group busy past the block's end: the end returns, the group stays, and
+     * the reaper removes it once the process is gone. Before, the end threw and nothing ever removed the group, whose
+     * maker, this JVM, lives on (so the sweep of dead makers' groups never takes it).
+     */
+    @Test
+    void shouldRemoveALaunchGroupThatStayedBusyPastTheBlocksEndOnceItEmpties() throws Exception {
+        FrozenProcess.assumeFreezer();
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("block-busy", "weight50+warn")
+                .pendingFor(Duration.ofSeconds(30)));
+        Process p = new ProcessBuilder(prepared.prefix(List.of("sleep", "60"))).start();
+        LaunchRecord record = registry.release(prepared.id(), Duration.ofSeconds(10));
+        assumeTrue(record.warnings().isEmpty(), "no cgroup for the launch here: " + record.warnings());
+        Path group = Path.of("/sys/fs/cgroup/cpu" + record.cpuCgroup());
+        assumeTrue(Files.isDirectory(group), "needs the v1 cpu hierarchy at /sys/fs/cgroup/cpu: " + group);
+        FrozenProcess frozen = FrozenProcess.freeze(p.pid());
+        try (frozen) {
+            UsageRecord usage = registry.finishBlock("block-busy");
+
+            assertThat(usage.groups()).as("the block's end still reports its group").isEqualTo(1);
+            assertThat(group).as("held by the frozen process").isDirectory();
+            frozen.thaw();
+            assertThat(p.waitFor(10, TimeUnit.SECONDS)).as("the SIGKILL lands once thawed").isTrue();
+            assertThat(reapedWithin(registry, group, Duration.ofSeconds(5))).as("removed by the reaper once empty").isTrue();
+        } finally {
+            p.destroyForcibly().waitFor();
+            frozen.remove();
+        }
+    }
+
+    /** Runs the reaper until {@code group} is gone, up to {@code bound}; whether it went. */
+    static boolean reapedWithin(final HandshakeRegistry r, final Path group, final Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (Files.exists(group) && System.nanoTime() < deadline) {
+            r.reapEmptyGroups();
+            Thread.sleep(50);
+        }
+        return !Files.exists(group);
     }
 
     @Test

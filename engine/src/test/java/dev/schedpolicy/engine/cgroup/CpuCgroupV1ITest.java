@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -228,6 +231,33 @@ class CpuCgroupV1ITest {
             system.sweepStale(parent);
         }
         assertThat(busy).doesNotExist();
+    }
+
+    /**
+     * PIDs wrap: an empty group whose maker's PID now belongs to a process that started after the group was made is a
+     * crashed run's, and is swept; the same name made after that process started is that process's, and is kept.
+     */
+    @Test
+    void shouldSweepAGroupWhosePidWasTakenByAYoungerProcess() throws Exception {
+        Process sleeper = start("sleep", "30");
+        Path older = parent.resolve(GroupNames.PREFIX + sleeper.pid() + "-0123456789ab-0");
+        Path current = parent.resolve(GroupNames.PREFIX + sleeper.pid() + "-0123456789ab-1");
+        try {
+            Files.createDirectory(older);
+            Files.createDirectory(current);
+            Instant started = sleeper.info().startInstant().orElseThrow();
+            Files.setLastModifiedTime(older, FileTime.from(started.minus(Duration.ofHours(1))));
+
+            List<Path> removed = system.sweepStale(parent);
+
+            assertThat(removed).contains(older).doesNotContain(current);
+            assertThat(older).doesNotExist();
+            assertThat(current).isDirectory();
+        } finally {
+            sleeper.destroyForcibly().waitFor();
+            system.sweepStale(parent);
+        }
+        assertThat(current).doesNotExist();
     }
 
     @Test
