@@ -177,7 +177,7 @@ public final class GuardHomes {
         }
         if (failed == 0) {
             // removed by name: a group of an earlier JVM of this very PID is no stale group to the sweeper, whose
-            // creator test is the PID alone
+            // creator test is the PID and the start of its process, which an exec in place keeps
             try {
                 system.adopt(group).ifPresent(CpuCgroup::close);
                 Files.deleteIfExists(file);
