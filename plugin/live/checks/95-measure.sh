@@ -58,6 +58,10 @@ sysbench_time() { sed -n 's/.*total time: *\([0-9.]*\)s.*/\1/p' "$CONSOLE" | hea
 run_build m-test 300
 check "measure: the test job alone ran, SUCCESS" test "$RESULT" = SUCCESS
 T0=$(sysbench_time); ALONE=$BUILD
+# a step measured and not lowered says nothing of its own: the build says once where the figures are
+check "measure: the console says once that the node measures its steps, and no line per unlowered launch" \
+  bash -c "test \"\$(grep -c '^\[schedpolicy\] this node measures its steps and lowers none: .*on the build page' '$CONSOLE')\" = 1 \
+    && ! grep -q '^\[schedpolicy\] normal: pid' '$CONSOLE'"
 read -r W0 _ N0 <<<"$(test_figures m-test "$ALONE")"
 note "alone: sysbench total time ${T0}s, wait share ${W0}% (the machine's own load), beside: $N0"
 check "measure: the build page shows the test job's wait share, CPU, wall" \

@@ -3,6 +3,7 @@ package dev.schedpolicy.jenkins;
 import dev.schedpolicy.engine.agent.PreparedLaunch;
 import dev.schedpolicy.engine.buildpage.LaunchName;
 import dev.schedpolicy.engine.buildpage.UnmeasuredLaunches;
+import edu.umd.cs.findbugs.annotations.CheckForNull;
 import hudson.model.InvisibleAction;
 import hudson.model.Run;
 import hudson.remoting.VirtualChannel;
@@ -77,6 +78,8 @@ public class MeasuredLaunches extends InvisibleAction {
     /** One collection of this build at a time; the end's waits for one in the background. Made anew after a restart. */
     private transient volatile ReentrantLock collecting;
     private transient boolean queued;
+    /** Whether the console said that the build's steps are measured (again after a restart: rare and harmless). */
+    private transient boolean toldMeasured;
     private transient int nextCollectionAt;
 
     private static ExecutorService collections() {
@@ -242,6 +245,22 @@ public class MeasuredLaunches extends InvisibleAction {
                 COLLECTIONS.execute(() -> due.collect(run, false));
             }
         }
+    }
+
+    /**
+     * Says once a build that its steps are measured, not lowered, and where their figures go (instead of a line per
+     * launch); a launch outside a build says nothing.
+     */
+    static void sayMeasuredOnce(@CheckForNull final Run<?, ?> run, final PrintStream log) {
+        if (run != null && of(run).firstMeasuredLine()) {
+            log.println(Messages.Console_measuredSteps(Messages.Page_measure()));
+        }
+    }
+
+    private synchronized boolean firstMeasuredLine() {
+        boolean first = !toldMeasured;
+        toldMeasured = true;
+        return first;
     }
 
     /** The build's list of launches to collect, added on its first launch. */

@@ -84,7 +84,7 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
                 throw e;
             }
             try {
-                release(channel, prepared);
+                release(channel, prepared, effective);
             } catch (IOException | RuntimeException e) {
                 killQuietly(proc);
                 throw e;
@@ -127,7 +127,7 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
             throw e;
         }
         try {
-            release(channel, prepared);
+            release(channel, prepared, settings);
         } catch (IOException | RuntimeException e) {
             launched.close();
             throw e;
@@ -158,7 +158,9 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
         }
     }
 
-    private void release(final VirtualChannel channel, final PreparedLaunch prepared) throws IOException {
+    /** {@code launch}: the settings the launch was prepared under (this launcher's, or a guard rule's guarded copy). */
+    private void release(final VirtualChannel channel, final PreparedLaunch prepared, final LaunchSettings launch)
+            throws IOException {
         LaunchRecord record;
         try (AbortWatch watch = AbortWatch.start(settings.runId(), channel, prepared.id())) {
             record = channel.call(new AgentCalls.Release(prepared.id(), settings.timeoutSeconds()));
@@ -171,8 +173,14 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
             // the engine refused under on-unsupported=fail: the shim exits 125 without running the command
             throw new AbortException(Messages.Console_notApplied(settings.policy(), e.getMessage()));
         }
-        // the policy the engine applied: floored by the default of the node the launch ran on
-        getListener().getLogger().println(Messages.Console_launchVerified(record.policy(), record.describe()));
+        // the policy the engine applied: floored by the default of the node the launch ran on. A step measured and
+        // not lowered runs as without the plugin: a line per step would say "normal" thousands of times in a long
+        // build, so its build hears once where the figures are (a warning or a mismatch is still said)
+        if (!measuredOnly(launch, record)) {
+            getListener().getLogger().println(Messages.Console_launchVerified(record.policy(), record.describe()));
+        } else {
+            MeasuredLaunches.sayMeasuredOnce(LaunchBuilds.of(settings.runId()), getListener().getLogger());
+        }
         for (String w : record.warnings()) {
             getListener().getLogger().println(Messages.Console_warning(w));
         }
@@ -180,6 +188,13 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
         // runs loses the line that says how it runs (the live suite's 88-fault-restart)
         getListener().getLogger().flush();
         SchedPolicyAction.recordLaunch(settings.runId(), settings.blockKey(), settings.node(), record);
+    }
+
+    /** A node's measured-but-not-lowered launch, applied as asked and with nothing to warn of. */
+    private static boolean measuredOnly(final LaunchSettings launch, final LaunchRecord record) {
+        return launch.measure() && launch.guardKey() == null && "normal".equals(launch.policy())
+                && launch.blockKey().startsWith(NodeDefaultLauncherDecorator.BLOCK_KEY + ":")
+                && record.verified() && record.warnings().isEmpty() && record.container().isEmpty();
     }
 
     private static void abortQuietly(final VirtualChannel channel, final String id, final String reason) {
