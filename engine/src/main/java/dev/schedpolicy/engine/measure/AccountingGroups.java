@@ -1,9 +1,9 @@
 package dev.schedpolicy.engine.measure;
 
 import dev.schedpolicy.engine.cgroup.CgroupHierarchy;
-import dev.schedpolicy.engine.cgroup.GroupMakers;
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.cgroup.CgroupVersion;
+import dev.schedpolicy.engine.cgroup.GroupMakers;
 
 import java.io.IOException;
 import java.nio.file.Files;
