@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -34,24 +33,13 @@ final class LaunchTrees {
      * enough for a guard to end before its script was found, and the script then ran unguarded).
      */
     static final long UNDECIDED_GRACE_NANOS = TimeUnit.SECONDS.toNanos(3);
-    /**
-     * A launch with no process left is forgotten this long after its release even while some process is undecided: the
-     * grace is for a script caught in exec right after its launch, and a process undecided for good (one started with
-     * no environment) kept every ended launch of a busy agent, which then cost a scan of /proc each, every prune.
-     */
-    static final long FORGET_AFTER_NANOS = TimeUnit.SECONDS.toNanos(30);
-    /** Launches kept at most (the oldest go first): an agent's launches that are alive at once are far fewer. */
-    static final int MAX_LAUNCHES = 10_000;
     private static final byte[] MARK = (LaunchMarks.MARKER + "=").getBytes(StandardCharsets.US_ASCII);
     /** The kernel threads' parent. */
     private static final int KTHREADD = 2;
 
     private final ProcFs proc;
     private final long undecidedGraceNanos;
-    private final long forgetAfterNanos;
     private final Map<String, Long> roots = new LinkedHashMap<>();
-    /** When each launch of {@link #roots} was released (System.nanoTime). */
-    private final Map<String, Long> releasedAt = new HashMap<>();
     /**
      * Launches whose released PID was seen ended: never looked up again, since the kernel may give that PID to a
      * process that is no launch's (a guard would lower it), and a shell step's launched shell ends at once.
@@ -70,22 +58,12 @@ final class LaunchTrees {
     }
 
     LaunchTrees(final ProcFs proc, final long undecidedGraceNanos) {
-        this(proc, undecidedGraceNanos, FORGET_AFTER_NANOS);
-    }
-
-    LaunchTrees(final ProcFs proc, final long undecidedGraceNanos, final long forgetAfterNanos) {
         this.proc = proc;
         this.undecidedGraceNanos = undecidedGraceNanos;
-        this.forgetAfterNanos = forgetAfterNanos;
     }
 
     synchronized void add(final String id, final long pid) {
         roots.put(id, pid);
-        releasedAt.put(id, System.nanoTime());
-        for (Iterator<String> eldest = roots.keySet().iterator(); roots.size() > MAX_LAUNCHES && eldest.hasNext();) {
-            releasedAt.remove(eldest.next());
-            eldest.remove();
-        }
     }
 
     synchronized boolean contains(final String id) {
@@ -161,26 +139,9 @@ final class LaunchTrees {
         return out;
     }
 
-    /**
-     * Forgets launches none of whose processes lives any more (as {@link #ended} tells, and past
-     * {@link #FORGET_AFTER_NANOS} whatever is undecided), on one scan of /proc for all of them: a scan each made the
-     * prune of a busy agent's many ended launches hold this lock, and so every launch's release, for a growing time.
-     */
+    /** Forgets launches none of whose processes lives any more. */
     synchronized void prune() {
-        scanMarksIfDue(true);
-        long now = System.nanoTime();
-        boolean youngUndecided = false;
-        for (long since : undecided.values()) {
-            youngUndecided |= now - since < undecidedGraceNanos;
-        }
-        for (Iterator<Map.Entry<String, Long>> it = roots.entrySet().iterator(); it.hasNext();) {
-            Map.Entry<String, Long> root = it.next();
-            boolean old = now - releasedAt.getOrDefault(root.getKey(), now) > forgetAfterNanos;
-            if ((!youngUndecided || old) && collect(root.getKey(), root.getValue()).isEmpty()) {
-                releasedAt.remove(root.getKey());
-                it.remove();
-            }
-        }
+        roots.keySet().removeIf(this::ended);
         rootEnded.retainAll(roots.keySet());
     }
 

@@ -112,26 +112,6 @@ class LaunchTreesTest {
         assertThat(trees.processes("hs-1")).as("a guard would lower it").containsExactly(200L);
     }
 
-    /**
-     * A process that never shows an environment holds an ended launch only for a while: it held every ended launch of a
-     * busy agent for good (its PID stays undecided), so each prune scanned /proc once per launch ever released, holding
-     * the lock every release waits for (5,000 measured steps in Jenkins: a stall every 5 s, up to 0.9 s by step 2,000).
-     */
-    @Test
-    void shouldForgetAnEndedLaunchPastItsTimeWhileAProcessStaysUndecided(@TempDir final Path root) throws Exception {
-        LaunchTrees trees = new LaunchTrees(new ProcFs(root), TimeUnit.SECONDS.toNanos(60), TimeUnit.MILLISECONDS.toNanos(300));
-        process(root, 100, 1, LaunchMarks.MARKER + "=hs-1\0");
-        trees.add("hs-1", 100);
-        process(root, 300, 1, "");
-        delete(root.resolve("100"));
-        trees.prune();
-        assertThat(trees.contains("hs-1")).as("kept at first: the process with no environment may be its script").isTrue();
-        Thread.sleep(400);
-        trees.prune();
-        assertThat(trees.contains("hs-1")).as("forgotten once its time is past").isFalse();
-        assertThat(trees.size()).isZero();
-    }
-
     private static void delete(final Path dir) throws IOException {
         try (var files = Files.walk(dir)) {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
