@@ -196,7 +196,8 @@ public final class GuardHomes {
      */
     private static boolean makerRuns(final String group, final CgroupSystem system, final List<String> lines) {
         OptionalLong maker = CgroupSystem.creatorOf(group);
-        if (maker.isEmpty() || !GroupMakers.mayStillRun(maker.getAsLong(), groupDir(system, group))) {
+        if (maker.isEmpty() || !groupDir(system, group).map(dir -> GroupMakers.mayStillRun(maker.getAsLong(), dir))
+                .orElseGet(() -> ProcessHandle.of(maker.getAsLong()).isPresent())) {
             return false;
         }
         if (maker.getAsLong() != ProcessHandle.current().pid()) {
@@ -211,12 +212,12 @@ public final class GuardHomes {
         return true;
     }
 
-    /** The group's directory; where the cpu hierarchy is gone, a path that does not exist (so only the PID counts). */
-    private static Path groupDir(final CgroupSystem system, final String group) {
+    /** The group's directory; none where the cpu hierarchy is gone (then only whether the PID lives counts). */
+    private static Optional<Path> groupDir(final CgroupSystem system, final String group) {
         try {
-            return system.cpuDirOf(group);
+            return Optional.of(system.cpuDirOf(group));
         } catch (RuntimeException e) {
-            return Path.of("/nonexistent");
+            return Optional.empty();
         }
     }
 
