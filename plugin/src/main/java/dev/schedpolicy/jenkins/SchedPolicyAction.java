@@ -69,14 +69,19 @@ public class SchedPolicyAction implements RunAction2 {
     }
 
     private void update(final String blockKey, final UnaryOperator<BlockRecord> change) {
+        boolean changed = false;
         synchronized (this) {
             for (int i = 0; i < blocks.size(); i++) {
                 if (blocks.get(i).blockKey().equals(blockKey)) {
                     blocks.set(i, change.apply(blocks.get(i)));
+                    changed = true;
                 }
             }
         }
-        save();
+        // a launch of no block (a node default's) changes nothing: a save per launch wrote build.xml for every step
+        if (changed) {
+            save();
+        }
     }
 
     /** Called by {@link PolicedLauncher} after each verified launch; no-op for launches outside a build's block. */
@@ -89,8 +94,10 @@ public class SchedPolicyAction implements RunAction2 {
         try (ACLContext ignored = ACL.as2(ACL.SYSTEM2)) {
             r = Run.fromExternalizableId(runId);
         }
-        if (r != null) {
-            of(r).update(blockKey, b -> b.withLaunchOn(node, launch));
+        // a build without a block has nothing to add the launch to: no empty record is attached for it
+        SchedPolicyAction action = r == null ? null : r.getAction(SchedPolicyAction.class);
+        if (action != null) {
+            action.update(blockKey, b -> b.withLaunchOn(node, launch));
         }
     }
 

@@ -3,6 +3,11 @@ package dev.schedpolicy.jenkins;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import hudson.ExtensionList;
+import hudson.XmlFile;
+import hudson.model.Saveable;
+import hudson.model.listeners.SaveableListener;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
@@ -41,5 +46,33 @@ class MeasuredConsoleTest {
         assertThat(log.lines().filter(l -> l.matches("\\[schedpolicy] batch: pid [0-9]+ verified: class batch.*")))
                 .as("the lowered launch's line").hasSize(1);
         assertThat(b.getAction(MeasureBuildAction.class).getLaunches()).as("every launch measured").hasSize(4);
+    }
+
+    /**
+     * A launch of no block (a node default's, here the measured steps) has no record to add to: each attached an empty
+     * record to the build and asked for a write of build.xml all the same (on Pipeline's thread that write joins the one
+     * Pipeline makes per step; a freestyle build's launch wrote it on its own). Measuring adds no write per step.
+     */
+    @Test
+    void shouldAddNoRecordAndNoWritePerStepOfNoBlock() throws Exception {
+        WorkflowJob job = j.jenkins.createProject(WorkflowJob.class, "thirty-steps");
+        job.setDefinition(new CpsFlowDefinition("node { for (int i = 0; i < 30; i++) { sh 'true' } }", true));
+        AtomicInteger saves = new AtomicInteger();
+        ExtensionList.lookup(SaveableListener.class).add(new SaveableListener() {
+            @Override
+            public void onChange(final Saveable o, final XmlFile file) {
+                if (o instanceof WorkflowRun r && r.getParent() == job) {
+                    saves.incrementAndGet();
+                }
+            }
+        });
+        j.buildAndAssertSuccess(job);
+        int unmeasured = saves.getAndSet(0);
+        SchedPolicyConfiguration.get().setMeasureAllSteps(true);
+        WorkflowRun b = j.buildAndAssertSuccess(job);
+
+        assertThat(b.getAction(MeasureBuildAction.class).getLaunches()).as("every launch measured").hasSize(30);
+        assertThat(b.getAction(SchedPolicyAction.class)).as("no empty block record").isNull();
+        assertThat(saves.get()).as("writes of build.xml, measured, beside %d unmeasured", unmeasured).isLessThanOrEqualTo(unmeasured + 3);
     }
 }
