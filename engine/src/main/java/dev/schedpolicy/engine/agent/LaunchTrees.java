@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -33,6 +34,11 @@ final class LaunchTrees {
      * enough for a guard to end before its script was found, and the script then ran unguarded).
      */
     static final long UNDECIDED_GRACE_NANOS = TimeUnit.SECONDS.toNanos(3);
+    /**
+     * Launches kept at most, the oldest forgotten first (a guard then does not lower what is left of it: less lowering,
+     * never more); an agent's launches alive at once are far fewer.
+     */
+    static final int MAX_LAUNCHES = 10_000;
     private static final byte[] MARK = (LaunchMarks.MARKER + "=").getBytes(StandardCharsets.US_ASCII);
     /** The kernel threads' parent. */
     private static final int KTHREADD = 2;
@@ -45,6 +51,11 @@ final class LaunchTrees {
      * process that is no launch's (a guard would lower it), and a shell step's launched shell ends at once.
      */
     private final Set<String> rootEnded = new HashSet<>();
+    /**
+     * When a prune first found each launch with no process, yet kept it for a young undecided process: a process first
+     * seen after that cannot be its script (a script is forked before its launched shell ends), so it holds it no more.
+     */
+    private final Map<String, Long> emptySince = new HashMap<>();
     /** PID to the launch id its environment names ("" for none, or unreadable), for PIDs alive at the last scan. */
     private Map<Long, String> marks = new HashMap<>();
     /** The same, by launch id (launches with a marked process only): a guard's period reads one launch's. */
@@ -64,6 +75,10 @@ final class LaunchTrees {
 
     synchronized void add(final String id, final long pid) {
         roots.put(id, pid);
+        for (Iterator<String> eldest = roots.keySet().iterator(); roots.size() > MAX_LAUNCHES && eldest.hasNext();) {
+            forget(eldest.next());
+            eldest.remove();
+        }
     }
 
     synchronized boolean contains(final String id) {
@@ -139,10 +154,38 @@ final class LaunchTrees {
         return out;
     }
 
-    /** Forgets launches none of whose processes lives any more. */
+    /**
+     * Forgets launches none of whose processes lives any more, as {@link #ended} tells, on one scan of /proc for all:
+     * a scan each made a busy agent's prune hold this lock, which every release waits for, longer with every launch
+     * (while steps start back to back some process is always young and undecided, so nothing was forgotten).
+     */
     synchronized void prune() {
-        roots.keySet().removeIf(this::ended);
-        rootEnded.retainAll(roots.keySet());
+        scanMarksIfDue(true);
+        long now = System.nanoTime();
+        List<Long> young = new ArrayList<>();
+        for (long since : undecided.values()) {
+            if (now - since < undecidedGraceNanos) {
+                young.add(since);
+            }
+        }
+        for (Iterator<Map.Entry<String, Long>> it = roots.entrySet().iterator(); it.hasNext();) {
+            Map.Entry<String, Long> root = it.next();
+            String id = root.getKey();
+            if (!collect(id, root.getValue()).isEmpty()) {
+                emptySince.remove(id);
+                continue;
+            }
+            long empty = emptySince.computeIfAbsent(id, k -> now);
+            if (young.stream().noneMatch(since -> since <= empty)) {
+                forget(id);
+                it.remove();
+            }
+        }
+    }
+
+    private void forget(final String id) {
+        rootEnded.remove(id);
+        emptySince.remove(id);
     }
 
     synchronized int size() {
