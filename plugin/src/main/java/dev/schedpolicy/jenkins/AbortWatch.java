@@ -3,9 +3,7 @@ package dev.schedpolicy.jenkins;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import hudson.model.Executor;
 import hudson.model.Run;
-import hudson.security.ACL;
 import hudson.remoting.VirtualChannel;
-import hudson.security.ACLContext;
 import java.io.IOException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledFuture;
@@ -34,17 +32,10 @@ final class AbortWatch implements AutoCloseable {
     }
 
     /**
-     * Tells the agent behind {@code channel} to abort the launch {@code launchId}, once, if the build {@code runId} is
-     * stopped before {@link #close}; nothing for a null id.
+     * Tells the agent behind {@code channel} to abort the launch {@code launchId}, once, if the build {@code run} is
+     * stopped before {@link #close}; nothing for a launch of no build.
      */
-    static AbortWatch start(@CheckForNull final String runId, final VirtualChannel channel, final String launchId) {
-        if (runId == null) {
-            return new AbortWatch(null);
-        }
-        Run<?, ?> run;
-        try (ACLContext ignored = ACL.as2(ACL.SYSTEM2)) {
-            run = Run.fromExternalizableId(runId);
-        }
+    static AbortWatch start(@CheckForNull final Run<?, ?> run, final VirtualChannel channel, final String launchId) {
         if (run == null) {
             return new AbortWatch(null);
         }

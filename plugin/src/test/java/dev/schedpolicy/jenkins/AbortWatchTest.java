@@ -47,7 +47,7 @@ class AbortWatchTest {
         j.waitForMessage("Sleeping for", b);
 
         signal("STOP", agentPid);
-        try (AbortWatch watch = AbortWatch.start(b.getExternalizableId(), channel, "ph-no-such-launch")) {
+        try (AbortWatch watch = AbortWatch.start(b, channel, "ph-no-such-launch")) {
             Executor executor = b.getExecutor();
             assertThat(executor).isNotNull();
             executor.interrupt(Result.ABORTED, new CauseOfInterruption.UserInterruption("alice")); // as the build's stop link
