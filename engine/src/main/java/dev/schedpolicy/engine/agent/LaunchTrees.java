@@ -162,10 +162,11 @@ final class LaunchTrees {
     synchronized void prune() {
         scanMarksIfDue(true);
         long now = System.nanoTime();
-        List<Long> young = new ArrayList<>();
+        // the first sight of the earliest undecided process still in its grace: only a launch found empty by then is held
+        long oldestYoung = Long.MAX_VALUE;
         for (long since : undecided.values()) {
             if (now - since < undecidedGraceNanos) {
-                young.add(since);
+                oldestYoung = Math.min(oldestYoung, since);
             }
         }
         for (Iterator<Map.Entry<String, Long>> it = roots.entrySet().iterator(); it.hasNext();) {
@@ -175,8 +176,7 @@ final class LaunchTrees {
                 emptySince.remove(id);
                 continue;
             }
-            long empty = emptySince.computeIfAbsent(id, k -> now);
-            if (young.stream().noneMatch(since -> since <= empty)) {
+            if (oldestYoung > emptySince.computeIfAbsent(id, k -> now)) {
                 forget(id);
                 it.remove();
             }
