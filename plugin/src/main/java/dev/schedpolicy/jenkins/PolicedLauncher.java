@@ -211,7 +211,7 @@ final class PolicedLauncher extends Launcher.DecoratedLauncher {
         // a Pipeline's log is buffered on the controller: without this, a controller killed while the command
         // runs loses the line that says how it runs (the live suite's 88-fault-restart)
         getListener().getLogger().flush();
-        SchedPolicyAction.recordLaunch(settings.runId(), settings.blockKey(), settings.node(), record);
+        SchedPolicyAction.recordLaunch(run, settings.blockKey(), settings.node(), record);
     }
 
     private static ExecutorService releases() {

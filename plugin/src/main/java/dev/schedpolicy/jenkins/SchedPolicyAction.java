@@ -5,8 +5,6 @@ import dev.schedpolicy.engine.agent.LaunchRecord;
 import dev.schedpolicy.engine.agent.UsageRecord;
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import hudson.model.Run;
-import hudson.security.ACL;
-import hudson.security.ACLContext;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -84,18 +82,13 @@ public class SchedPolicyAction implements RunAction2 {
         }
     }
 
-    /** Called by {@link PolicedLauncher} after each verified launch; no-op for launches outside a build's block. */
-    static void recordLaunch(@CheckForNull final String runId, final String blockKey, final String node, final LaunchRecord launch) {
-        if (runId == null) {
-            return;
-        }
-        Run<?, ?> r;
-        // launches happen on threads of whoever started them; the record is the plugin's own bookkeeping
-        try (ACLContext ignored = ACL.as2(ACL.SYSTEM2)) {
-            r = Run.fromExternalizableId(runId);
-        }
+    /**
+     * Called by {@link PolicedLauncher} after each verified launch with the build the launching thread knew; no-op for
+     * launches outside a build's block.
+     */
+    static void recordLaunch(@CheckForNull final Run<?, ?> run, final String blockKey, final String node, final LaunchRecord launch) {
         // a build without a block has nothing to add the launch to: no empty record is attached for it
-        SchedPolicyAction action = r == null ? null : r.getAction(SchedPolicyAction.class);
+        SchedPolicyAction action = run == null ? null : run.getAction(SchedPolicyAction.class);
         if (action != null) {
             action.update(blockKey, b -> b.withLaunchOn(node, launch));
         }
