@@ -10,6 +10,7 @@ import dev.schedpolicy.engine.container.ContainerPresence;
 import dev.schedpolicy.engine.container.ContainerReadBack;
 import dev.schedpolicy.engine.container.DaemonVariables;
 import dev.schedpolicy.engine.container.DriverQuery;
+import dev.schedpolicy.engine.container.UnplacedStarts;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.launch.LaunchDirs;
 import dev.schedpolicy.engine.launch.WarningBrief;
@@ -37,7 +38,8 @@ import java.util.function.Supplier;
  * {@code docker.build()} and {@code withRun()} (its Groovy runs the client from {@code sh}), a Makefile. A parked launch
  * under a policy gets docker and podman wrappers first on its PATH (see {@link ClientDesk}), one directory per set of
  * placement settings (policy, cgroup parent, floor and limits), so the kernel's word on which directory a wrapper ran
- * from says how to place its line: no environment variable, no build-written file decides it. A build that runs the
+ * from says how to place its line: no environment variable, no build-written file decides it. A line whose containers or RUN steps cannot be placed (buildx, compose, a build under
+ * DOCKER_BUILDKIT=1) runs as given and says so ({@link UnplacedStarts}). A build that runs the
  * real client by its path, or puts another directory of this agent first, gets what it would get without the plugin,
  * never more: each directory carries a policy at least as low as the floor. Container starts are placed as a launch
  * of the same line would be, with the floor's refusals; other client lines run as given; a line that cannot be read is
@@ -146,9 +148,10 @@ final class ClientPlacements implements AutoCloseable {
         if (settings == null) {
             return new ClientDesk.No("this step's container client wrapper belongs to an agent process that is gone; run the step again");
         }
-        Optional<ContainerCommand> start = ClientDesk.startIn(request.argv(), "the block's policy '" + settings.policy().toCompact() + "'");
+        String policyWords = "the block's policy '" + settings.policy().toCompact() + "'";
+        Optional<ContainerCommand> start = ClientDesk.startIn(request.argv(), policyWords);
         if (start.isEmpty()) {
-            return new ClientDesk.Go(request.argv());
+            return new ClientDesk.Go(request.argv(), UnplacedStarts.noteFor(request.argv(), policyWords).orElse(""));
         }
         ContainerCommand command = start.get();
         List<String> cannotHold = settings.floor().check(command, settings.policy());
@@ -163,7 +166,8 @@ final class ClientPlacements implements AutoCloseable {
         List<String> said = new ArrayList<>(cannotHold);
         said.addAll(launch.plan().warnings());
         String warning = said.isEmpty() ? "" : "; " + WarningBrief.of(said.get(0));
-        String readBack = ContainerPlacement.BUILD_NOT_READ_BACK;
+        String readBack = UnplacedStarts.buildKitChosen(command, request.env()) ? UnplacedStarts.buildKitTail()
+                : ContainerPlacement.BUILD_NOT_READ_BACK;
         Optional<Supplier<String>> verdict = command.action() == ContainerAction.RUN
                 ? Optional.of(() -> verdictOf(launch)) : Optional.empty();
         boolean detached = command.action() == ContainerAction.RUN && command.option("--detach").isPresent();

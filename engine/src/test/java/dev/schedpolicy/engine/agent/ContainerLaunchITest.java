@@ -198,6 +198,44 @@ class ContainerLaunchITest {
                 .as("nothing to place under the default policy").isEmpty();
     }
 
+    /**
+     * Issue 33 item 1: where the wrappers cannot place what a line starts (BuildKit's RUN steps, by buildx or by
+     * DOCKER_BUILDKIT=1), the line runs as given, its exit status passes through, and the step's output says so once.
+     */
+    @Test
+    void shouldRunABuildKitBuildAsGivenAndSayItsRunStepsAreNotPlaced() throws Exception {
+        Path plain = docker.parent("schedpolicy-test-plain", false);
+        String script = "docker buildx build -q - </dev/null; echo status $?; DOCKER_BUILDKIT=1 docker build -q - </dev/null;"
+                + " echo status $?";
+        List<String> argv = List.of("sh", "-c", script);
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("b-buildkit", "idle")
+                .onNode(null, AgentLimits.DEFAULT, plain.toString()).pendingFor(TIMEOUT).forCommand(argv, docker.env()));
+        ProcessBuilder pb = new ProcessBuilder(prepared.command(argv));
+        pb.environment().putAll(docker.env());
+        pb.environment().put("PATH", prepared.clientWrappers().get() + ":" + System.getenv("PATH"));
+        Process p = pb.start();
+        p.getOutputStream().close();
+        registry.release(prepared.id(), TIMEOUT);
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+        ProcessBuilder unwrapped = new ProcessBuilder(argv);
+        unwrapped.environment().putAll(docker.env());
+        Process q = unwrapped.start();
+        q.getOutputStream().close();
+        String given = new String(q.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertThat(q.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(out.lines().filter(l -> l.startsWith("status "))).as(err)
+                .isEqualTo(given.lines().filter(l -> l.startsWith("status ")).toList()).hasSize(2);
+        assertThat(err.lines().filter(l -> l.startsWith("[schedpolicy] 'docker buildx build' NOT placed: BuildKit runs its RUN steps"
+                + " itself"))).as(err).hasSize(1);
+        assertThat(err.lines().filter(l -> l.startsWith("[schedpolicy] 'docker build' placed under 'idle' with --cgroup-parent="
+                + cgroups.cpuPathOf(plain)) && l.endsWith("its RUN steps are NOT placed: DOCKER_BUILDKIT=1 chooses BuildKit, which"
+                + " ignores --cgroup-parent (DOCKER_BUILDKIT=0 chooses the classic builder, which follows it)"))).as(err).hasSize(1);
+        assertThat(err.lines().filter(l -> l.startsWith("[schedpolicy]"))).as("one line per client line, nothing more").hasSize(2);
+    }
+
     @Test
     void shouldStartTheInsideContainerUnderTheIdleParentAndLetTheBodysExecJoinIt() throws Exception {
         Path idle = docker.parent("schedpolicy-test-idle", true);
