@@ -7,6 +7,7 @@ import dev.schedpolicy.engine.container.ContainerCommand;
 import dev.schedpolicy.engine.container.ContainerLaunch;
 import dev.schedpolicy.engine.container.ContainerPlacement;
 import dev.schedpolicy.engine.container.DriverQuery;
+import dev.schedpolicy.engine.container.UnplacedStarts;
 import dev.schedpolicy.engine.launch.LaunchConfig;
 import dev.schedpolicy.engine.launch.LaunchDirs;
 import dev.schedpolicy.engine.policy.Policy;
@@ -42,6 +43,11 @@ final class ClientWrappers implements AutoCloseable {
             this.desk = ClientDesk.open(dir.resolve("desk"), proc, pid -> ClientDesk.descendsFrom(proc, pid, self), request -> {
                 Optional<ContainerCommand> start = ClientDesk.startIn(request.argv(), "the policy");
                 if (start.isEmpty()) {
+                    // a warning, with or without --verify: what the line starts runs outside the policy
+                    UnplacedStarts.noteFor(request.argv(), "the policy").ifPresent(note -> {
+                        err.println("schedpolicy: warning: " + note);
+                        err.flush();
+                    });
                     return new ClientDesk.Go(request.argv());
                 }
                 ContainerLaunch launch = ContainerLaunch.prepare(placement, start.get(), policy, parent, config, request.env());
@@ -49,7 +55,8 @@ final class ClientWrappers implements AutoCloseable {
                 warnings.print(launch.plan().warnings());
                 if (verify) {
                     err.println("schedpolicy: " + start.get().describe() + " run by the command: placed with " + launch.plan().shownOptions()
-                            + (start.get().action() == ContainerAction.BUILD ? "; " + ContainerPlacement.BUILD_NOT_READ_BACK : ""));
+                            + (start.get().action() != ContainerAction.BUILD ? "" : "; " + (UnplacedStarts.buildKitChosen(start.get(),
+                            request.env()) ? UnplacedStarts.buildKitTail() : ContainerPlacement.BUILD_NOT_READ_BACK)));
                 }
                 err.flush();
                 return new ClientDesk.Go(launch.argv());

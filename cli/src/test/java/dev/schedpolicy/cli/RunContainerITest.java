@@ -131,6 +131,15 @@ class RunContainerITest {
         assertThat(refused.out()).isEqualTo("status 125");
         assertThat(refused.err()).contains("schedpolicy: 'docker run' has option '--frobnicate'").contains("not run");
 
+        // BuildKit's RUN steps cannot be placed: the line runs as given and the command's output says so, even without --verify
+        Ran buildx = schedpolicy("run", "--nice", "19", "--", "sh", "-c", "docker buildx build -q - </dev/null; echo status $?");
+        Ran buildxGiven = schedpolicy("run", "--nice", "19", "--no-client-wrappers", "--", "sh", "-c",
+                "docker buildx build -q - </dev/null; echo status $?");
+        assertThat(buildx.out()).as(buildx.err()).isEqualTo(buildxGiven.out()).startsWith("status ");
+        assertThat(buildx.err().lines().filter(l -> l.startsWith("schedpolicy: warning: 'docker buildx build' NOT placed: BuildKit")))
+                .as(buildx.err()).hasSize(1);
+        assertThat(buildxGiven.err()).doesNotContain("NOT placed");
+
         Ran asGiven = schedpolicy(args(List.of("run", "--nice", "19", "--no-client-wrappers"), List.of("sh", "-c", String.join(" ", detachedBusybox()))));
         assertThat(asGiven.status()).as(asGiven.err()).isZero();
         String plain = cpuGroupOf(docker.pidOf(asGiven.out()));

@@ -151,7 +151,8 @@ final class ClientPlacements implements AutoCloseable {
         String policyWords = "the block's policy '" + settings.policy().toCompact() + "'";
         Optional<ContainerCommand> start = ClientDesk.startIn(request.argv(), policyWords);
         if (start.isEmpty()) {
-            return new ClientDesk.Go(request.argv(), UnplacedStarts.noteFor(request.argv(), policyWords).orElse(""));
+            return new ClientDesk.Go(request.argv(), UnplacedStarts.noteFor(request.argv(), policyWords)
+                    .map(note -> "[schedpolicy] " + note).orElse(""));
         }
         ContainerCommand command = start.get();
         List<String> cannotHold = settings.floor().check(command, settings.policy());

@@ -23,8 +23,8 @@ public final class UnplacedStarts {
     }
 
     /**
-     * The note for {@code argv}, a docker client line, when what it starts cannot be placed; empty for every other line
-     * (those the wrappers place, those that start nothing, and lines of other clients).
+     * The note for {@code argv}, a docker client line, when what it starts cannot be placed, without a prefix; empty for
+     * every other line (those the wrappers place, those that start nothing, and lines of other clients).
      */
     public static Optional<String> noteFor(final List<String> argv, final String policyWords) {
         List<String> words = subcommand(argv);
@@ -33,12 +33,12 @@ public final class UnplacedStarts {
         }
         String line = "'docker " + words.get(0) + " " + words.get(1) + "'";
         if ("buildx".equals(words.get(0)) && BUILDX_BUILDS.contains(words.get(1))) {
-            return Optional.of("[schedpolicy] " + line + " NOT placed: BuildKit runs its RUN steps itself and ignores the block's"
+            return Optional.of(line + " NOT placed: BuildKit runs its RUN steps itself and ignores the block's"
                     + " --cgroup-parent, so they run at the daemon's default, outside " + policyWords
                     + " ('DOCKER_BUILDKIT=0 docker build' runs them in the classic builder, which is placed)");
         }
         if ("compose".equals(words.get(0)) && COMPOSE_STARTS.contains(words.get(1))) {
-            return Optional.of("[schedpolicy] " + line + " NOT placed: compose starts its containers through the daemon's API,"
+            return Optional.of(line + " NOT placed: compose starts its containers through the daemon's API,"
                     + " not through a 'docker run' line, so they run at the daemon's default, outside " + policyWords);
         }
         return Optional.empty();

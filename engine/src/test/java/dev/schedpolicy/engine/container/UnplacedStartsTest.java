@@ -12,16 +12,16 @@ class UnplacedStartsTest {
     @Test
     void shouldSayABuildxBuildIsNotPlaced() {
         assertThat(UnplacedStarts.noteFor(List.of("docker", "buildx", "build", "-t", "x", "."), WORDS)).hasValueSatisfying(note -> assertThat(note)
-                .startsWith("[schedpolicy] 'docker buildx build' NOT placed: BuildKit runs its RUN steps itself")
+                .startsWith("'docker buildx build' NOT placed: BuildKit runs its RUN steps itself")
                 .contains("outside the block's policy 'idle'").contains("DOCKER_BUILDKIT=0 docker build"));
         assertThat(UnplacedStarts.noteFor(List.of("/usr/bin/docker", "--host=unix:///d.sock", "buildx", "bake"), WORDS))
-                .hasValueSatisfying(note -> assertThat(note).startsWith("[schedpolicy] 'docker buildx bake' NOT placed"));
+                .hasValueSatisfying(note -> assertThat(note).startsWith("'docker buildx bake' NOT placed"));
     }
 
     @Test
     void shouldSayComposeStartsAreNotPlacedPastComposesOwnOptions() {
         assertThat(UnplacedStarts.noteFor(List.of("docker", "compose", "-f", "ci.yml", "--project-name", "up", "up", "-d"), WORDS))
-                .hasValueSatisfying(note -> assertThat(note).startsWith("[schedpolicy] 'docker compose up' NOT placed: compose starts"
+                .hasValueSatisfying(note -> assertThat(note).startsWith("'docker compose up' NOT placed: compose starts"
                         + " its containers through the daemon's API"));
         assertThat(UnplacedStarts.noteFor(List.of("docker", "compose", "-p", "up", "ps"), WORDS)).as("a project named up").isEmpty();
         assertThat(UnplacedStarts.noteFor(List.of("docker", "compose", "down"), WORDS)).isEmpty();
