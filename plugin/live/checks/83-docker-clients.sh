@@ -62,6 +62,15 @@ G
   run_build p-clients-plain 120
   check "outside a block the step's PATH has no wrapper: docker is the real client" \
     bash -c "test '$RESULT' = SUCCESS && ! grep -q '/desk/bin/' '$CONSOLE'"
+  # BuildKit's RUN steps cannot be placed: the line runs as given, and its step says so once (the client here may lack
+  # buildx, so its status is only passed on)
+  pipeline_job p-clients-buildkit <<G
+node { withSchedPolicy('idle') { sh 'docker buildx build -q - </dev/null || echo BUILDX-STATUS \$?' } }
+G
+  run_build p-clients-buildkit 120
+  check "'docker buildx build' in a block: run as given ($(grep -m1 -o 'BUILDX-STATUS [0-9]*' "$CONSOLE")), one line says its RUN steps are not placed" \
+    bash -c "test '$RESULT' = SUCCESS && [ \$(grep -c \"^\[schedpolicy\] 'docker buildx build' NOT placed: BuildKit runs its RUN steps\" '$CONSOLE') = 1 ]"
+  note "$(grep -m1 "^\[schedpolicy\] 'docker buildx build'" "$CONSOLE" | cut -c1-220)"
   # a stopped step: the client dies, and the container's shell (PID 1) ignores the SIGTERM the client forwarded
   pipeline_job p-clients-stopped <<G
 node { withSchedPolicy('idle') { sh 'docker run --rm --network none --label schedpolicy.live=stopped $IMAGE sh -c "while :; do :; done"' } }
