@@ -55,8 +55,7 @@ final class ClientWrappers implements AutoCloseable {
                 warnings.print(launch.plan().warnings());
                 if (verify) {
                     err.println("schedpolicy: " + start.get().describe() + " run by the command: placed with " + launch.plan().shownOptions()
-                            + (start.get().action() != ContainerAction.BUILD ? "" : "; " + (UnplacedStarts.buildKitChosen(start.get(),
-                            request.env()) ? UnplacedStarts.buildKitTail() : ContainerPlacement.BUILD_NOT_READ_BACK)));
+                            + (start.get().action() != ContainerAction.BUILD ? "" : "; " + launch.plan().buildTail(request.env())));
                 }
                 err.flush();
                 return new ClientDesk.Go(launch.argv());

@@ -44,9 +44,9 @@ import java.util.function.Supplier;
  * never more: each directory carries a policy at least as low as the floor. Container starts are placed as a launch
  * of the same line would be, with the floor's refusals; other client lines run as given; a line that cannot be read is
  * refused. The wrapper says in one line on the step's own output what was placed (nothing goes to another build's
- * page), and for a run, in a second line once its first process runs, what the kernel holds for the container; a
- * build's RUN steps are not read back. A container started in the foreground is
- * killed when its client dies while it still runs (see {@link #endOrphans}).
+ * page), and for a run, in a second line once its first process runs, what the kernel holds for the container; of
+ * builds, only a podman build's RUN steps are read back (in the group of its own that buildah runs them in). A
+ * container started in the foreground is killed when its client dies while it still runs (see {@link #endOrphans}).
  */
 final class ClientPlacements implements AutoCloseable {
     /** Distinct placement settings on one agent: policies times parents times floors, a handful in practice. */
@@ -86,6 +86,7 @@ final class ClientPlacements implements AutoCloseable {
     private static final Duration KILL_BOUND = Duration.ofSeconds(15);
     /** Within the wrapper's wait for a verdict ({@link ClientDesk#VERDICT_WAIT}), with room for the answer. */
     private static final Duration VERIFY_BOUND = Duration.ofSeconds(10);
+    private static final Duration POLL = Duration.ofMillis(100);
     private volatile long lastAnswer = System.nanoTime();
     private Thread removeAtExit;
 
@@ -167,10 +168,9 @@ final class ClientPlacements implements AutoCloseable {
         List<String> said = new ArrayList<>(cannotHold);
         said.addAll(launch.plan().warnings());
         String warning = said.isEmpty() ? "" : "; " + WarningBrief.of(said.get(0));
-        String readBack = UnplacedStarts.buildKitChosen(command, request.env()) ? UnplacedStarts.buildKitTail()
-                : ContainerPlacement.BUILD_NOT_READ_BACK;
-        Optional<Supplier<String>> verdict = command.action() == ContainerAction.RUN
-                ? Optional.of(() -> verdictOf(launch)) : Optional.empty();
+        String readBack = launch.plan().buildTail(request.env());
+        Optional<Supplier<String>> verdict = command.action() == ContainerAction.RUN ? Optional.of(() -> verdictOf(launch))
+                : launch.plan().ownBuildGroup() ? Optional.of(() -> buildVerdictOf(launch)) : Optional.empty();
         boolean detached = command.action() == ContainerAction.RUN && command.option("--detach").isPresent();
         return new ClientDesk.Go(launch.argv(), "[schedpolicy] " + command.describe() + " placed under '" + settings.policy().toCompact()
                 + "' with " + launch.plan().shownOptions()
@@ -189,6 +189,35 @@ final class ClientPlacements implements AutoCloseable {
         List<String> mismatches = ContainerReadBack.mismatches(state.get(), launch.plan().policy());
         return "[schedpolicy] " + line + " container " + state.get().id().substring(0, 12) + (mismatches.isEmpty() ? " verified: "
                 : " NOT verified: ") + state.get().describe() + (mismatches.isEmpty() ? "" : "; NOT as asked: " + String.join("; ", mismatches));
+    }
+
+    /** What the kernel holds for the first RUN step of a podman build seen in the build's own group, in one console line. */
+    private String buildVerdictOf(final ContainerLaunch launch) {
+        String line = launch.plan().command().describe();
+        String group = launch.plan().cgroupParent().orElseThrow();
+        String name = group.substring(group.lastIndexOf('/') + 1);
+        long deadline = System.nanoTime() + VERIFY_BOUND.toNanos();
+        Optional<ContainerReadBack.State> state = readBack().findInGroup(group, name);
+        while (state.isEmpty() && System.nanoTime() < deadline && pause()) {
+            state = readBack().findInGroup(group, name);
+        }
+        if (state.isEmpty()) {
+            return "[schedpolicy] " + line + " RUN steps not read back: none ran in " + group + " within " + VERIFY_BOUND.toSeconds()
+                    + " s (a build whose first RUN step comes later, or that has none)";
+        }
+        List<String> mismatches = ContainerReadBack.mismatches(state.get(), launch.plan().policy());
+        return "[schedpolicy] " + line + " RUN step" + (mismatches.isEmpty() ? " verified: " : " NOT verified: ") + state.get().describe()
+                + (mismatches.isEmpty() ? "" : "; NOT as asked: " + String.join("; ", mismatches));
+    }
+
+    private static boolean pause() {
+        try {
+            Thread.sleep(POLL.toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     private ContainerPlacement placement() {

@@ -205,6 +205,14 @@ public final class CgroupSystem {
         }
     }
 
+    /**
+     * A name no group of this process's had or will have (schedpolicy-PID-TOKEN-N), for a group that another program
+     * makes and removes on our behalf; one it leaves behind after this process is gone is swept like ours.
+     */
+    public static String freshGroupName() {
+        return GroupNames.next();
+    }
+
     /** The PID of the process that made the group {@code cgroupPath}, when it is one of ours (schedpolicy-PID-...). */
     public static OptionalLong creatorOf(final String cgroupPath) {
         Path dir = Path.of(cgroupPath);

@@ -40,6 +40,11 @@ final class GroupNames {
         return HexFormat.of().formatHex(bits);
     }
 
+    /** A fresh name for a group another program makes (the sweeper tells its leftovers by the PID, as of ours). */
+    static String next() {
+        return PREFIX + ProcessHandle.current().pid() + "-" + TOKEN + "-" + COUNTER.getAndIncrement();
+    }
+
     /** mkdir of a fresh name; a name taken by an earlier run whose PID we now reuse is skipped. */
     static Path mkdirUnique(final CgroupFiles files, final Path parent) {
         for (int i = 0; i < ATTEMPTS; i++) {

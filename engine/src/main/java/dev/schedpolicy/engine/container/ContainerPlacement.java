@@ -43,6 +43,15 @@ public final class ContainerPlacement {
     public static final String BUILD_NOT_READ_BACK = "its RUN steps follow it only with the classic builder (BuildKit ignores"
             + " --cgroup-parent); not read back";
 
+    /**
+     * Where a podman build's RUN steps run. buildah runs them in the --cgroup-parent group itself, writes the build's CPU
+     * options there, and removes that group, with the empty groups in it, when the build ends (measured with podman
+     * 4.3.1, cgroupfs manager, cgroup v1): given the idle parent, a build deleted it, and the next one made a plain group
+     * of that name. So a podman build's parent is a group of its own under the one the policy chose, which buildah makes
+     * and removes, and its RUN steps can be read back there.
+     */
+    public static final String PODMAN_BUILD_GROUP = "its RUN steps run in that group of their own (buildah makes and removes it)";
+
     private final CgroupSystem system;
     private final CgroupDrivers drivers;
 
@@ -75,6 +84,18 @@ public final class ContainerPlacement {
         /** The command line to start instead of the given one. */
         public List<String> argv() {
             return command.withOptions(inserted);
+        }
+
+        /** Whether this is a podman build whose RUN steps run in a group of the build's own: {@link #cgroupParent}. */
+        public boolean ownBuildGroup() {
+            return command.action() == ContainerAction.BUILD && command.runtime() == ContainerRuntime.PODMAN
+                    && cgroupParent.filter(p -> p.startsWith("/")).isPresent();
+        }
+
+        /** What a build's line adds about its RUN steps, given the environment the client runs with. */
+        public String buildTail(final Map<String, String> env) {
+            return ownBuildGroup() ? PODMAN_BUILD_GROUP : UnplacedStarts.buildKitChosen(command, env) ? UnplacedStarts.buildKitTail()
+                    : BUILD_NOT_READ_BACK;
         }
 
         /** The inserted options a reader is shown: our own --cidfile is bookkeeping, not placement. */
@@ -226,6 +247,9 @@ public final class ContainerPlacement {
             value = name;
         } else {
             value = system.cpuPathOf(dir);
+            if (command.action() == ContainerAction.BUILD && command.runtime() == ContainerRuntime.PODMAN) {
+                value = (value.endsWith("/") ? value : value + "/") + CgroupSystem.freshGroupName();
+            }
         }
         out.set("--cgroup-parent", value, "cgroup parent " + value);
         out.parent = Optional.of(value);

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * Finds a container's processes by its id in their cpu cgroup path (every runtime and driver names the container's
@@ -62,11 +63,23 @@ public final class ContainerReadBack {
 
     /** The container's state now; empty when none of its processes runs (not started yet, or gone). */
     public Optional<State> find(final String id) {
+        return read(id, path -> path.contains(id));
+    }
+
+    /**
+     * The state of what runs in the cpu group {@code cgroupPath} itself, named {@code name} (a podman build's RUN step,
+     * which buildah runs in the group it was given); empty when nothing runs there (not yet, or no longer).
+     */
+    public Optional<State> findInGroup(final String cgroupPath, final String name) {
+        return read(name, cgroupPath::equals);
+    }
+
+    private Optional<State> read(final String id, final Predicate<String> inside) {
         Map<Long, String> members = new TreeMap<>();
         try (DirectoryStream<Path> pids = Files.newDirectoryStream(proc.root(), p -> p.getFileName().toString().matches("\\d+"))) {
             for (Path p : pids) {
                 long pid = Long.parseLong(p.getFileName().toString());
-                cgroupOf(pid).filter(path -> path.contains(id)).ifPresent(path -> members.put(pid, path));
+                cgroupOf(pid).filter(inside).ifPresent(path -> members.put(pid, path));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list " + proc.root(), e);

@@ -127,4 +127,63 @@ class PodmanLaunchITest {
         assertThat(execRecord.describe()).contains("exec into container started under 'cpu-idle+cpus=0'")
                 .contains("idle through " + cgroups.cpuPathOf(idle));
     }
+
+    /**
+     * Issue 33 items 1 and 2 with podman: a script's {@code podman build} goes through the wrapper on its PATH, its RUN step
+     * runs in a group of the build's own under the idle parent, the wrapper's second line reads it back, and the idle parent
+     * outlives the build. buildah runs RUN steps in the --cgroup-parent group itself and removes that group when the build
+     * ends: given the idle parent, it removed the parent (and the next build made a plain group of its name).
+     */
+    @Test
+    void shouldRunAPodmanBuildsRunStepInAGroupOfItsOwnUnderTheIdleParentAndKeepTheParent() throws Exception {
+        CgroupSystem cgroups = CgroupSystem.detect();
+        Path idle = parents.create("schedpolicy-test-idle", true);
+        Path context = Files.createDirectories(storage.resolve("context"));
+        Files.writeString(context.resolve("Dockerfile"), "FROM " + IMAGE + "\nRUN cat /proc/self/cgroup; sleep 2\n");
+        String build = String.join(" ", podman("build", "--no-cache", "--network", "none", "--ulimit", "nofile=1024:1024", "--ulimit",
+                "nproc=1024:1024", "-t", "schedpolicy-built:1", context.toString()));
+        List<String> argv = List.of("sh", "-c", build);
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("b-build", "cpu-idle")
+                .onNode(null, AgentLimits.DEFAULT, idle.toString()).pendingFor(TIMEOUT)
+                .forCommand(argv, Map.of("PATH", System.getenv("PATH"))));
+        ProcessBuilder pb = new ProcessBuilder(prepared.command(argv));
+        pb.environment().put("PATH", prepared.clientWrappers().orElseThrow() + ":" + System.getenv("PATH"));
+        Process p = pb.start();
+        p.getOutputStream().close();
+        registry.release(prepared.id(), TIMEOUT);
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(err).isZero();
+
+        String parent = cgroups.cpuPathOf(idle);
+        String runGroup = cpuGroupLine(out).orElseThrow(() -> new AssertionError("no cgroup line from the RUN step in: " + out));
+        assertThat(runGroup).as("the RUN step's own cpu group").matches(java.util.regex.Pattern.quote(parent)
+                + "/schedpolicy-[0-9]+-[0-9a-f]{12}-[0-9]+");
+        assertThat(err.lines().filter(l -> l.startsWith("[schedpolicy] 'podman build' placed under 'cpu-idle' with --cgroup-parent="
+                + runGroup + "; " + dev.schedpolicy.engine.container.ContainerPlacement.PODMAN_BUILD_GROUP))).as(err).hasSize(1);
+        assertThat(err.lines().filter(l -> l.startsWith("[schedpolicy] 'podman build' RUN step verified: cpu cgroup " + runGroup
+                + ", idle through " + parent))).as("the kernel's word, said by the wrapper's background subshell: " + err).hasSize(1);
+        assertThat(idle).as("the idle parent outlives the build").isDirectory();
+        assertThat(Files.readString(idle.resolve("cpu.idle")).trim()).isEqualTo("1");
+        assertThat(cgroups.cpuDirOf(runGroup)).as("buildah removed the build's own group").doesNotExist();
+    }
+
+    /** The cpu group a RUN step printed from /proc/self/cgroup: the v1 line naming cpu, else the v2 one. */
+    private static Optional<String> cpuGroupLine(final String out) {
+        Optional<String> v2 = Optional.empty();
+        for (String line : out.lines().toList()) {
+            String[] parts = line.split(":", 3);
+            if (parts.length < 3 || !parts[0].matches("[0-9]+")) {
+                continue;
+            }
+            if (List.of(parts[1].split(",")).contains("cpu")) {
+                return Optional.of(parts[2]);
+            }
+            if (parts[0].equals("0") && parts[1].isEmpty()) {
+                v2 = Optional.of(parts[2]);
+            }
+        }
+        return v2;
+    }
 }

@@ -220,4 +220,33 @@ class ContainerPlacementTest {
         assertThat(idle.argv()).endsWith(".", "--cgroup-parent=/schedpolicy.idle", "--cpu-period=100000", "--cpu-quota=50000");
         assertThat(ContainerPlacement.BUILD_NOT_READ_BACK).contains("BuildKit");
     }
+
+    /**
+     * buildah runs a podman build's RUN steps in the --cgroup-parent group itself and removes it when the build ends: a
+     * podman build gets a group of its own under the chosen parent, named as ours, so the idle parent stays.
+     */
+    @Test
+    void shouldGiveAPodmanBuildAGroupOfItsOwnUnderTheParent() throws IOException {
+        host.group("/schedpolicy.idle", "max 100000", 100, true);
+        ContainerPlacement.Plan podman = plan(CgroupDriver.CGROUPFS, "cpu-idle", Optional.empty(), List.of("podman", "build", "-t", "x", "."));
+        assertThat(podman.cgroupParent()).hasValueSatisfying(g -> assertThat(g)
+                .matches("/schedpolicy\\.idle/schedpolicy-" + ProcessHandle.current().pid() + "-[0-9a-f]{12}-[0-9]+"));
+        assertThat(podman.inserted()).containsExactly("--cgroup-parent=" + podman.cgroupParent().get());
+        assertThat(podman.ownBuildGroup()).isTrue();
+        assertThat(podman.buildTail(Map.of())).isEqualTo(ContainerPlacement.PODMAN_BUILD_GROUP);
+        ContainerPlacement.Plan again = plan(CgroupDriver.CGROUPFS, "cpu-idle", Optional.empty(), List.of("podman", "build", "."));
+        assertThat(again.cgroupParent()).as("each build its own").isNotEqualTo(podman.cgroupParent());
+
+        ContainerPlacement.Plan docker = plan(CgroupDriver.CGROUPFS, "cpu-idle", Optional.empty(), List.of("docker", "build", "."));
+        assertThat(docker.cgroupParent()).as("the classic builder makes a group per RUN step under the parent").hasValue("/schedpolicy.idle");
+        assertThat(docker.ownBuildGroup()).isFalse();
+        assertThat(docker.buildTail(Map.of("DOCKER_BUILDKIT", "1"))).isEqualTo(UnplacedStarts.buildKitTail());
+        assertThat(docker.buildTail(Map.of())).isEqualTo(ContainerPlacement.BUILD_NOT_READ_BACK);
+        ContainerPlacement.Plan run = plan(CgroupDriver.CGROUPFS, "cpu-idle", Optional.empty(), List.of("podman", "run", "mini:1"));
+        assertThat(run.cgroupParent()).as("podman run makes PARENT/libpod-ID itself").hasValue("/schedpolicy.idle");
+
+        Path slice = host.group("/build-idle.slice", "max 100000", 100, true);
+        assertThat(plan(CgroupDriver.SYSTEMD, "cpu-idle", Optional.of(slice), List.of("podman", "build", ".")).cgroupParent())
+                .as("the systemd manager takes the slice itself").hasValue("build-idle.slice");
+    }
 }
