@@ -6,6 +6,7 @@ import dev.schedpolicy.engine.container.ContainerAction;
 import dev.schedpolicy.engine.container.ContainerCommand;
 import dev.schedpolicy.engine.container.ContainerLaunch;
 import dev.schedpolicy.engine.container.ContainerPlacement;
+import dev.schedpolicy.engine.container.ContainerRuntime;
 import dev.schedpolicy.engine.container.DriverQuery;
 import dev.schedpolicy.engine.container.UnplacedStarts;
 import dev.schedpolicy.engine.launch.LaunchConfig;
@@ -31,11 +32,13 @@ final class ClientWrappers implements AutoCloseable {
     private final ClientDesk desk;
     private final Path dir;
     private final List<ContainerLaunch> launches = new CopyOnWriteArrayList<>();
+    private final CgroupSystem cgroups;
 
     private ClientWrappers(final Policy policy, final PolicyOptions options, final LaunchConfig config, final boolean verify,
             final RunWarnings warnings, final PrintWriter err) {
         this.dir = LaunchDirs.create(config);
-        ContainerPlacement placement = new ContainerPlacement(CgroupSystem.detect(), new DriverQuery());
+        this.cgroups = CgroupSystem.detect();
+        ContainerPlacement placement = new ContainerPlacement(cgroups, new DriverQuery()).withDockerBuildGroups();
         Optional<Path> parent = options.cgroupParent();
         long self = ProcessHandle.current().pid();
         ProcFs proc = ProcFs.system();
@@ -83,6 +86,9 @@ final class ClientWrappers implements AutoCloseable {
     @Override
     public void close() {
         desk.close();
+        // a docker build's own group, which the runtime made in every hierarchy and never removes; a podman build's is gone
+        launches.stream().filter(l -> l.plan().command().runtime() == ContainerRuntime.DOCKER)
+                .forEach(l -> l.plan().buildGroup().ifPresent(cgroups::removeEverywhere));
         launches.forEach(ContainerLaunch::close);
         LaunchDirs.remove(dir);
     }

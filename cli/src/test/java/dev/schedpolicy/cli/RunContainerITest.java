@@ -114,6 +114,33 @@ class RunContainerITest {
         }
     }
 
+    /**
+     * Issue 33 item 5: a docker build a policed script runs gets a group of its own under the parent (its RUN steps under
+     * it), which the runtime made in every hierarchy and never removes: run removes it before it returns.
+     */
+    @Test
+    void shouldGiveAScriptsDockerBuildAGroupOfItsOwnAndRemoveItEverywhere() throws Exception {
+        Path idle = docker.parent("schedpolicy-test-idle", true);
+        Path context = Files.createTempDirectory("schedpolicy-build");
+        try {
+            Files.writeString(context.resolve("Dockerfile"), "FROM " + TestDocker.IMAGE + "\nRUN grep cpu /proc/self/cgroup\n");
+            Ran r = schedpolicy("run", "--policy", "idle", "--cgroup-parent", idle.toString(), "--verify", "--", "sh", "-c",
+                    "docker build --no-cache --network none " + context);
+            assertThat(r.status()).as(r.err()).isZero();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("cpu[a-z,]*:(" + java.util.regex.Pattern.quote(cgroups.cpuPathOf(idle))
+                    + "/schedpolicy-[0-9]+-[0-9a-f]{12}-[0-9]+)/[0-9a-f]{64}").matcher(r.out());
+            assertThat(m.find()).as("the RUN step's own /proc/self/cgroup: " + r.out()).isTrue();
+            String buildGroup = m.group(1);
+            assertThat(r.err()).contains("schedpolicy: 'docker build' run by the command: placed with --cgroup-parent=" + buildGroup
+                    + "; " + dev.schedpolicy.engine.container.ContainerPlacement.DOCKER_BUILD_GROUP);
+            assertThat(cgroups.hierarchies().stream().map(h -> h.dirOf(buildGroup)).filter(Files::isDirectory).toList())
+                    .as("the build's own group, in every hierarchy").isEmpty();
+        } finally {
+            Files.deleteIfExists(context.resolve("Dockerfile"));
+            Files.deleteIfExists(context);
+        }
+    }
+
     /** Issue 33 item 5: the docker lines a policed script runs are placed through the wrappers on its PATH. */
     @Test
     void shouldPlaceTheContainersAPolicedScriptStartsAndRefuseALineItCannotRead() throws Exception {

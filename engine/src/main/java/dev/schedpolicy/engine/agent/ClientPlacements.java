@@ -1,5 +1,6 @@
 package dev.schedpolicy.engine.agent;
 
+import dev.schedpolicy.engine.cgroup.CgroupException;
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
 import dev.schedpolicy.engine.container.ClientDesk;
 import dev.schedpolicy.engine.container.ContainerAction;
@@ -8,6 +9,7 @@ import dev.schedpolicy.engine.container.ContainerLaunch;
 import dev.schedpolicy.engine.container.ContainerPlacement;
 import dev.schedpolicy.engine.container.ContainerPresence;
 import dev.schedpolicy.engine.container.ContainerReadBack;
+import dev.schedpolicy.engine.container.ContainerRuntime;
 import dev.schedpolicy.engine.container.DaemonVariables;
 import dev.schedpolicy.engine.container.DriverQuery;
 import dev.schedpolicy.engine.container.UnplacedStarts;
@@ -17,6 +19,7 @@ import dev.schedpolicy.engine.launch.WarningBrief;
 import dev.schedpolicy.engine.policy.Policy;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -61,6 +64,14 @@ final class ClientPlacements implements AutoCloseable {
     private record Placed(ContainerLaunch launch, long since) {
     }
 
+    /** A docker build's own group, removed once its client (the wrapper's PID, which execs the client) has ended. */
+    private record BuildGroup(String group, long clientPid, Optional<Instant> clientStart, long since) {
+        boolean clientAlive() {
+            return ProcessHandle.of(clientPid).filter(ProcessHandle::isAlive)
+                    .filter(h -> h.info().startInstant().equals(clientStart)).isPresent();
+        }
+    }
+
     /**
      * A container started in the foreground (run without --detach), which must not outlive its client: a stopped step
      * kills the client, and a container whose first process ignores the forwarded SIGTERM (a shell as PID 1) would run
@@ -78,6 +89,8 @@ final class ClientPlacements implements AutoCloseable {
     private final Map<String, Settings> byKey = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Placed> open = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Foreground> foreground = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<BuildGroup> buildGroups = new ConcurrentLinkedQueue<>();
+    private volatile CgroupSystem cgroups;
     private volatile ExecutorService ender;
     private volatile ClientDesk desk;
     private volatile Path deskDir;
@@ -169,8 +182,13 @@ final class ClientPlacements implements AutoCloseable {
         said.addAll(launch.plan().warnings());
         String warning = said.isEmpty() ? "" : "; " + WarningBrief.of(said.get(0));
         String readBack = launch.plan().buildTail(request.env());
+        Optional<String> buildGroup = launch.plan().buildGroup();
+        if (buildGroup.isPresent() && command.runtime() == ContainerRuntime.DOCKER) {
+            keepBuildGroup(buildGroup.get(), request.pid());
+        }
+        boolean readBuild = buildGroup.isPresent() && !UnplacedStarts.buildKitChosen(command, request.env());
         Optional<Supplier<String>> verdict = command.action() == ContainerAction.RUN ? Optional.of(() -> verdictOf(launch))
-                : launch.plan().ownBuildGroup() ? Optional.of(() -> buildVerdictOf(launch)) : Optional.empty();
+                : readBuild ? Optional.of(() -> buildVerdictOf(launch)) : Optional.empty();
         boolean detached = command.action() == ContainerAction.RUN && command.option("--detach").isPresent();
         return new ClientDesk.Go(launch.argv(), "[schedpolicy] " + command.describe() + " placed under '" + settings.policy().toCompact()
                 + "' with " + launch.plan().shownOptions()
@@ -191,23 +209,80 @@ final class ClientPlacements implements AutoCloseable {
                 : " NOT verified: ") + state.get().describe() + (mismatches.isEmpty() ? "" : "; NOT as asked: " + String.join("; ", mismatches));
     }
 
-    /** What the kernel holds for the first RUN step of a podman build seen in the build's own group, in one console line. */
+    /**
+     * What the kernel holds for the first RUN step of a build seen in the build's own group, in one console line: a podman
+     * build's runs in that group, a docker build's in a group of its own under it. A docker build's group that exists with
+     * nothing in it was made by the classic builder for steps that ended between two looks; one that was never made means
+     * no RUN step was placed (BuildKit ignores --cgroup-parent), or none came within the bound.
+     */
     private String buildVerdictOf(final ContainerLaunch launch) {
         String line = launch.plan().command().describe();
-        String group = launch.plan().cgroupParent().orElseThrow();
+        String group = launch.plan().buildGroup().orElseThrow();
+        boolean podman = launch.plan().command().runtime() == ContainerRuntime.PODMAN;
         String name = group.substring(group.lastIndexOf('/') + 1);
         long deadline = System.nanoTime() + VERIFY_BOUND.toNanos();
-        Optional<ContainerReadBack.State> state = readBack().findInGroup(group, name);
-        while (state.isEmpty() && System.nanoTime() < deadline && pause()) {
-            state = readBack().findInGroup(group, name);
+        Optional<ContainerReadBack.State> state = Optional.empty();
+        boolean made = false;
+        do {
+            state = podman ? readBack().findInGroup(group, name) : readBack().findUnder(group);
+            made = made || !podman && groupExists(group);
+        } while (state.isEmpty() && System.nanoTime() < deadline && pause());
+        if (state.isPresent()) {
+            List<String> mismatches = ContainerReadBack.mismatches(state.get(), launch.plan().policy());
+            return "[schedpolicy] " + line + " RUN step" + (mismatches.isEmpty() ? " verified: " : " NOT verified: ")
+                    + state.get().describe() + (mismatches.isEmpty() ? "" : "; NOT as asked: " + String.join("; ", mismatches));
         }
-        if (state.isEmpty()) {
-            return "[schedpolicy] " + line + " RUN steps not read back: none ran in " + group + " within " + VERIFY_BOUND.toSeconds()
-                    + " s (a build whose first RUN step comes later, or that has none)";
+        if (made) {
+            return "[schedpolicy] " + line + " RUN steps ran under " + group + " (the builder made it) and ended before they were read"
+                    + " back";
         }
-        List<String> mismatches = ContainerReadBack.mismatches(state.get(), launch.plan().policy());
-        return "[schedpolicy] " + line + " RUN step" + (mismatches.isEmpty() ? " verified: " : " NOT verified: ") + state.get().describe()
-                + (mismatches.isEmpty() ? "" : "; NOT as asked: " + String.join("; ", mismatches));
+        return "[schedpolicy] " + line + " RUN steps NOT verified: none ran " + (podman ? "in " : "under ") + group + " within "
+                + VERIFY_BOUND.toSeconds() + " s (" + (podman ? "" : "BuildKit ignores --cgroup-parent and DOCKER_BUILDKIT=0 chooses"
+                + " the classic builder, which follows it; or ") + "its first RUN step comes later, or it has none)";
+    }
+
+    private boolean groupExists(final String cgroupPath) {
+        try {
+            return Files.isDirectory(cgroups().cpuDirOf(cgroupPath));
+        } catch (CgroupException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Keeps a docker build's own group until its client has ended and it can be removed from every hierarchy (the runtime
+     * made it in each and removes only the RUN steps' groups in it); first sweeps the groups under the same parent that a
+     * killed agent left behind.
+     */
+    private void keepBuildGroup(final String group, final long clientPid) {
+        try {
+            cgroups().sweepStaleEverywhere(group.substring(0, Math.max(1, group.lastIndexOf('/'))));
+        } catch (CgroupException e) {
+            // nothing to sweep where the hierarchies cannot be read: the build's own group is still removed once it ends
+        }
+        if (buildGroups.size() >= MAX_OPEN) {
+            BuildGroup oldest = buildGroups.poll();
+            if (oldest != null) {
+                cgroups().removeEverywhere(oldest.group());
+            }
+        }
+        buildGroups.add(new BuildGroup(group, clientPid, ProcessHandle.of(clientPid).flatMap(h -> h.info().startInstant()),
+                System.nanoTime()));
+    }
+
+    /** Removes the own groups of docker builds whose client has ended; one still busy is tried again, for at most a while. */
+    private void endBuildGroups() {
+        long now = System.nanoTime();
+        buildGroups.removeIf(b -> !b.clientAlive() && (cgroups().removeEverywhere(b.group()) || now - b.since() > KEEP_CID.toNanos()));
+    }
+
+    private CgroupSystem cgroups() {
+        CgroupSystem c = cgroups;
+        if (c == null) {
+            c = CgroupSystem.detect();
+            cgroups = c;
+        }
+        return c;
     }
 
     private static boolean pause() {
@@ -223,7 +298,7 @@ final class ClientPlacements implements AutoCloseable {
     private ContainerPlacement placement() {
         ContainerPlacement p = placement;
         if (p == null) {
-            p = new ContainerPlacement(CgroupSystem.detect(), new DriverQuery());
+            p = new ContainerPlacement(cgroups(), new DriverQuery()).withDockerBuildGroups();
             placement = p;
         }
         return p;
@@ -266,6 +341,7 @@ final class ClientPlacements implements AutoCloseable {
      * thread of their own: a hung daemon holds it for the call's bound, never the registry's timer.
      */
     void endOrphans() {
+        endBuildGroups();
         for (Foreground f : foreground) {
             if (f.clientAlive()) {
                 continue;
@@ -295,7 +371,7 @@ final class ClientPlacements implements AutoCloseable {
     private ContainerReadBack readBack() {
         ContainerReadBack r = readBack;
         if (r == null) {
-            r = new ContainerReadBack(CgroupSystem.detect(), config.proc());
+            r = new ContainerReadBack(cgroups(), config.proc());
             readBack = r;
         }
         return r;
@@ -317,6 +393,8 @@ final class ClientPlacements implements AutoCloseable {
         open.clear();
         foreground.forEach(f -> f.launch().close());
         foreground.clear();
+        buildGroups.forEach(b -> cgroups().removeEverywhere(b.group()));
+        buildGroups.clear();
         if (ender != null) {
             ender.shutdown();
             ender = null;

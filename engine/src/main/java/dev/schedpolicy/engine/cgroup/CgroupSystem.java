@@ -213,6 +213,50 @@ public final class CgroupSystem {
         return GroupNames.next();
     }
 
+    /**
+     * Removes the group {@code cgroupPath} from every writable hierarchy that has it: a runtime given a group as a parent
+     * makes it in each hierarchy and never removes it. True when it is gone from all of them; false while one still holds
+     * a group or a process (a RUN step still running), so the caller tries again later.
+     */
+    public boolean removeEverywhere(final String cgroupPath) {
+        boolean gone = true;
+        for (CgroupHierarchy hierarchy : hierarchies) {
+            Optional<Path> dir = writableDirOf(hierarchy, cgroupPath);
+            if (dir.isEmpty() || !files.exists(dir.get())) {
+                continue;
+            }
+            try {
+                files.rmdir(dir.get());
+            } catch (IOException e) {
+                gone &= !files.exists(dir.get());
+            }
+        }
+        return gone;
+    }
+
+    /**
+     * Removes, in every writable hierarchy, the empty schedpolicy-* groups of dead makers right under {@code parentPath}:
+     * the copies a runtime made of a group of ours in hierarchies the maker never touched, left when it was killed.
+     */
+    public List<Path> sweepStaleEverywhere(final String parentPath) {
+        List<Path> removed = new ArrayList<>();
+        for (CgroupHierarchy hierarchy : hierarchies) {
+            writableDirOf(hierarchy, parentPath).filter(files::exists).ifPresent(dir -> removed.addAll(StaleGroups.sweep(files, dir)));
+        }
+        return removed;
+    }
+
+    private static Optional<Path> writableDirOf(final CgroupHierarchy hierarchy, final String cgroupPath) {
+        if (hierarchy.readOnly()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(hierarchy.dirOf(cgroupPath));
+        } catch (CgroupException e) {
+            return Optional.empty(); // outside the part of this hierarchy that is mounted here
+        }
+    }
+
     /** The PID of the process that made the group {@code cgroupPath}, when it is one of ours (schedpolicy-PID-...). */
     public static OptionalLong creatorOf(final String cgroupPath) {
         Path dir = Path.of(cgroupPath);

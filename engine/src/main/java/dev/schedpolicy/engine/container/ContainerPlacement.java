@@ -52,12 +52,34 @@ public final class ContainerPlacement {
      */
     public static final String PODMAN_BUILD_GROUP = "its RUN steps run in that group of their own (buildah makes and removes it)";
 
+    /**
+     * Where a docker build's RUN steps run when it has a group of its own: the classic builder makes one group per RUN
+     * step under it; BuildKit in dockerd ignores --cgroup-parent, so nothing ever appears there.
+     */
+    public static final String DOCKER_BUILD_GROUP = "its RUN steps run under that group of their own with the classic builder"
+            + " (BuildKit ignores --cgroup-parent)";
+
     private final CgroupSystem system;
     private final CgroupDrivers drivers;
+    private final boolean dockerBuildGroups;
 
     public ContainerPlacement(final CgroupSystem system, final CgroupDrivers drivers) {
+        this(system, drivers, false);
+    }
+
+    private ContainerPlacement(final CgroupSystem system, final CgroupDrivers drivers, final boolean dockerBuildGroups) {
         this.system = system;
         this.drivers = drivers;
+        this.dockerBuildGroups = dockerBuildGroups;
+    }
+
+    /**
+     * This placement, giving a docker build a group of its own under the parent as well, so that its RUN steps can be told
+     * from every other container there and read back. The daemon's runtime makes that group in every hierarchy and never
+     * removes it: the caller removes it once the build's client has ended ({@link CgroupSystem#removeEverywhere}).
+     */
+    public ContainerPlacement withDockerBuildGroups() {
+        return new ContainerPlacement(system, drivers, true);
     }
 
     /**
@@ -72,9 +94,11 @@ public final class ContainerPlacement {
      * @param policy       the policy the placement carries out
      * @param notApplied   the parts of the asked policy the container runs without, each in a few words ("class batch
      *                     not applied: ..."), so its record never calls them verified
+     * @param buildGroup   a build's group of its own, which is its --cgroup-parent: the group a podman build's RUN steps
+     *                     run in, or the one a docker build's RUN steps get their groups under
      */
     public record Plan(ContainerCommand command, List<String> inserted, Optional<String> cgroupParent, Path cidFile, boolean ownCidFile,
-            List<String> warnings, Policy policy, List<String> notApplied) {
+            List<String> warnings, Policy policy, List<String> notApplied, Optional<String> buildGroup) {
         public Plan {
             inserted = List.copyOf(inserted);
             warnings = List.copyOf(warnings);
@@ -86,16 +110,15 @@ public final class ContainerPlacement {
             return command.withOptions(inserted);
         }
 
-        /** Whether this is a podman build whose RUN steps run in a group of the build's own: {@link #cgroupParent}. */
-        public boolean ownBuildGroup() {
-            return command.action() == ContainerAction.BUILD && command.runtime() == ContainerRuntime.PODMAN
-                    && cgroupParent.filter(p -> p.startsWith("/")).isPresent();
-        }
-
         /** What a build's line adds about its RUN steps, given the environment the client runs with. */
         public String buildTail(final Map<String, String> env) {
-            return ownBuildGroup() ? PODMAN_BUILD_GROUP : UnplacedStarts.buildKitChosen(command, env) ? UnplacedStarts.buildKitTail()
-                    : BUILD_NOT_READ_BACK;
+            if (UnplacedStarts.buildKitChosen(command, env)) {
+                return UnplacedStarts.buildKitTail();
+            }
+            if (buildGroup.isEmpty()) {
+                return BUILD_NOT_READ_BACK;
+            }
+            return command.runtime() == ContainerRuntime.PODMAN ? PODMAN_BUILD_GROUP : DOCKER_BUILD_GROUP;
         }
 
         /** The inserted options a reader is shown: our own --cidfile is bookkeeping, not placement. */
@@ -139,7 +162,8 @@ public final class ContainerPlacement {
         if (ownCid.isEmpty() && !build) {
             out.inserted.add("--cidfile=" + cidFile);
         }
-        return new Plan(command, out.inserted, out.parent, cid, ownCid.isEmpty() && !build, out.warnings, placed, out.notApplied);
+        return new Plan(command, out.inserted, out.parent, cid, ownCid.isEmpty() && !build, out.warnings, placed, out.notApplied,
+                out.buildGroup);
     }
 
     /**
@@ -247,8 +271,9 @@ public final class ContainerPlacement {
             value = name;
         } else {
             value = system.cpuPathOf(dir);
-            if (command.action() == ContainerAction.BUILD && command.runtime() == ContainerRuntime.PODMAN) {
+            if (command.action() == ContainerAction.BUILD && (command.runtime() == ContainerRuntime.PODMAN || dockerBuildGroups)) {
                 value = (value.endsWith("/") ? value : value + "/") + CgroupSystem.freshGroupName();
+                out.buildGroup = Optional.of(value);
             }
         }
         out.set("--cgroup-parent", value, "cgroup parent " + value);
@@ -269,6 +294,7 @@ public final class ContainerPlacement {
         private final List<String> warnings = new ArrayList<>();
         private final List<String> notApplied = new ArrayList<>();
         private Optional<String> parent = Optional.empty();
+        private Optional<String> buildGroup = Optional.empty();
         /** Whether the weight is the lowest stand-in for class idle. */
         private boolean lowest;
 

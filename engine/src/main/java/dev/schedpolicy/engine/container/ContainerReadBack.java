@@ -74,6 +74,29 @@ public final class ContainerReadBack {
         return read(name, cgroupPath::equals);
     }
 
+    /**
+     * The state of a container whose group lies right under {@code cgroupPath} (a docker build's RUN step, in the group
+     * the classic builder makes for it under the build's own); empty when none runs there now.
+     */
+    public Optional<State> findUnder(final String cgroupPath) {
+        String prefix = cgroupPath + "/";
+        try (DirectoryStream<Path> pids = Files.newDirectoryStream(proc.root(), p -> p.getFileName().toString().matches("\\d+"))) {
+            for (Path p : pids) {
+                Optional<String> path = cgroupOf(Long.parseLong(p.getFileName().toString())).filter(g -> g.startsWith(prefix));
+                if (path.isPresent()) {
+                    String id = path.get().substring(prefix.length()).split("/")[0];
+                    Optional<State> state = read(id, g -> g.equals(prefix + id) || g.startsWith(prefix + id + "/"));
+                    if (state.isPresent()) {
+                        return state;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + proc.root(), e);
+        }
+        return Optional.empty();
+    }
+
     private Optional<State> read(final String id, final Predicate<String> inside) {
         Map<Long, String> members = new TreeMap<>();
         try (DirectoryStream<Path> pids = Files.newDirectoryStream(proc.root(), p -> p.getFileName().toString().matches("\\d+"))) {

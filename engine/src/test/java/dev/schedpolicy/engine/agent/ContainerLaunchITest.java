@@ -1,6 +1,7 @@
 package dev.schedpolicy.engine.agent;
 
 import dev.schedpolicy.engine.cgroup.CgroupSystem;
+import dev.schedpolicy.engine.container.ContainerPlacement;
 import dev.schedpolicy.engine.container.ContainerRefusal;
 import dev.schedpolicy.engine.container.TestDocker;
 import dev.schedpolicy.engine.launch.LaunchConfig;
@@ -234,6 +235,53 @@ class ContainerLaunchITest {
                 + cgroups.cpuPathOf(plain)) && l.endsWith("its RUN steps are NOT placed: DOCKER_BUILDKIT=1 chooses BuildKit, which"
                 + " ignores --cgroup-parent (DOCKER_BUILDKIT=0 chooses the classic builder, which follows it)"))).as(err).hasSize(1);
         assertThat(err.lines().filter(l -> l.startsWith("[schedpolicy]"))).as("one line per client line, nothing more").hasSize(2);
+    }
+
+    /**
+     * Issue 33 item 2: a docker build a script runs gets a group of its own under the placement, so its RUN step is told
+     * from every other container there and read back in the wrapper's second line; the runtime makes that group in every
+     * hierarchy and never removes it, so the agent does once the client has ended.
+     */
+    @Test
+    void shouldReadADockerBuildsRunStepBackInTheBuildsOwnGroupAndRemoveTheGroupAfter() throws Exception {
+        Path idle = docker.parent("schedpolicy-test-idle", true);
+        Path context = Files.createDirectories(workspace.resolve("build-context"));
+        Files.writeString(context.resolve("Dockerfile"), "FROM " + TestDocker.IMAGE + "\nRUN cat /proc/self/cgroup; sleep 2\n");
+        List<String> argv = List.of("sh", "-c", "docker build --no-cache --network none " + context);
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("b-build", "idle")
+                .onNode(null, AgentLimits.DEFAULT, idle.toString()).pendingFor(TIMEOUT).forCommand(argv, docker.env()));
+        ProcessBuilder pb = new ProcessBuilder(prepared.command(argv));
+        pb.environment().putAll(docker.env());
+        pb.environment().put("PATH", prepared.clientWrappers().orElseThrow() + ":" + System.getenv("PATH"));
+        Process p = pb.start();
+        p.getOutputStream().close();
+        registry.release(prepared.id(), TIMEOUT);
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out + err).isZero();
+
+        String parent = cgroups.cpuPathOf(idle);
+        String runGroup = out.lines().map(l -> l.split(":", 3)).filter(f -> f.length == 3 && List.of(f[1].split(",")).contains("cpu"))
+                .map(f -> f[2]).findFirst().orElseThrow(() -> new AssertionError("no cpu line from the RUN step in: " + out));
+        assertThat(runGroup).as("the RUN step's group, under the build's own").matches(java.util.regex.Pattern.quote(parent)
+                + "/(schedpolicy-[0-9]+-[0-9a-f]{12}-[0-9]+)/[0-9a-f]{64}");
+        String buildGroup = runGroup.substring(0, runGroup.lastIndexOf('/'));
+        assertThat(err.lines().filter(l -> l.startsWith("[schedpolicy] 'docker build' placed under 'idle' with --cgroup-parent="
+                + buildGroup) && l.endsWith(ContainerPlacement.DOCKER_BUILD_GROUP))).as(err).hasSize(1);
+        assertThat(err.lines().filter(l -> l.startsWith("[schedpolicy] 'docker build' RUN step verified: cpu cgroup " + runGroup
+                + ", idle through " + parent))).as("the kernel's word, said by the wrapper's background subshell: " + err).hasSize(1);
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (leftIn(buildGroup).size() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        assertThat(leftIn(buildGroup)).as("the build's own group, in every hierarchy, once its client ended").isEmpty();
+        assertThat(idle).isDirectory();
+    }
+
+    private List<Path> leftIn(final String cgroupPath) {
+        return cgroups.hierarchies().stream().map(h -> h.dirOf(cgroupPath)).filter(Files::isDirectory).toList();
     }
 
     @Test

@@ -223,30 +223,39 @@ class ContainerPlacementTest {
 
     /**
      * buildah runs a podman build's RUN steps in the --cgroup-parent group itself and removes it when the build ends: a
-     * podman build gets a group of its own under the chosen parent, named as ours, so the idle parent stays.
+     * podman build gets a group of its own under the chosen parent, named as ours, so the idle parent stays. A docker
+     * build gets one only from a placement that removes it afterwards (the client wrappers).
      */
     @Test
-    void shouldGiveAPodmanBuildAGroupOfItsOwnUnderTheParent() throws IOException {
+    void shouldGiveABuildAGroupOfItsOwnUnderTheParent() throws IOException {
         host.group("/schedpolicy.idle", "max 100000", 100, true);
         ContainerPlacement.Plan podman = plan(CgroupDriver.CGROUPFS, "cpu-idle", Optional.empty(), List.of("podman", "build", "-t", "x", "."));
         assertThat(podman.cgroupParent()).hasValueSatisfying(g -> assertThat(g)
                 .matches("/schedpolicy\\.idle/schedpolicy-" + ProcessHandle.current().pid() + "-[0-9a-f]{12}-[0-9]+"));
         assertThat(podman.inserted()).containsExactly("--cgroup-parent=" + podman.cgroupParent().get());
-        assertThat(podman.ownBuildGroup()).isTrue();
+        assertThat(podman.buildGroup()).isEqualTo(podman.cgroupParent());
         assertThat(podman.buildTail(Map.of())).isEqualTo(ContainerPlacement.PODMAN_BUILD_GROUP);
         ContainerPlacement.Plan again = plan(CgroupDriver.CGROUPFS, "cpu-idle", Optional.empty(), List.of("podman", "build", "."));
         assertThat(again.cgroupParent()).as("each build its own").isNotEqualTo(podman.cgroupParent());
 
         ContainerPlacement.Plan docker = plan(CgroupDriver.CGROUPFS, "cpu-idle", Optional.empty(), List.of("docker", "build", "."));
-        assertThat(docker.cgroupParent()).as("the classic builder makes a group per RUN step under the parent").hasValue("/schedpolicy.idle");
-        assertThat(docker.ownBuildGroup()).isFalse();
+        assertThat(docker.cgroupParent()).as("nobody would remove a docker build's own group").hasValue("/schedpolicy.idle");
+        assertThat(docker.buildGroup()).isEmpty();
         assertThat(docker.buildTail(Map.of("DOCKER_BUILDKIT", "1"))).isEqualTo(UnplacedStarts.buildKitTail());
         assertThat(docker.buildTail(Map.of())).isEqualTo(ContainerPlacement.BUILD_NOT_READ_BACK);
+        ContainerPlacement.Plan wrapped = new ContainerPlacement(host.system(), (c, env) -> CgroupDriver.CGROUPFS).withDockerBuildGroups()
+                .plan(((ContainerCommand.Container) ContainerCommand.parse(List.of("docker", "build", "."))).command(),
+                        Policy.parse("cpu-idle"), Optional.empty(), cid, Map.of());
+        assertThat(wrapped.buildGroup()).hasValueSatisfying(g -> assertThat(g).startsWith("/schedpolicy.idle/schedpolicy-"));
+        assertThat(wrapped.buildTail(Map.of())).isEqualTo(ContainerPlacement.DOCKER_BUILD_GROUP);
+        assertThat(wrapped.buildTail(Map.of("DOCKER_BUILDKIT", "1"))).isEqualTo(UnplacedStarts.buildKitTail());
         ContainerPlacement.Plan run = plan(CgroupDriver.CGROUPFS, "cpu-idle", Optional.empty(), List.of("podman", "run", "mini:1"));
         assertThat(run.cgroupParent()).as("podman run makes PARENT/libpod-ID itself").hasValue("/schedpolicy.idle");
+        assertThat(run.buildGroup()).isEmpty();
 
         Path slice = host.group("/build-idle.slice", "max 100000", 100, true);
-        assertThat(plan(CgroupDriver.SYSTEMD, "cpu-idle", Optional.of(slice), List.of("podman", "build", ".")).cgroupParent())
-                .as("the systemd manager takes the slice itself").hasValue("build-idle.slice");
+        ContainerPlacement.Plan systemd = plan(CgroupDriver.SYSTEMD, "cpu-idle", Optional.of(slice), List.of("podman", "build", "."));
+        assertThat(systemd.cgroupParent()).as("the systemd manager takes the slice itself").hasValue("build-idle.slice");
+        assertThat(systemd.buildGroup()).isEmpty();
     }
 }
