@@ -13,7 +13,7 @@ else
   pipeline_job p-clients <<G
 node {
   sh 'rm -rf ctx && mkdir ctx && cp $KV kernel-view && cp $KV ctx/kernel-view'
-  writeFile file: 'ctx/Dockerfile', text: 'FROM $IMAGE\nCOPY kernel-view /kv\nRUN /kv build-run\n'
+  writeFile file: 'ctx/Dockerfile', text: 'FROM $IMAGE\nCOPY kernel-view /kv\nRUN /kv build-run && sleep 1\n'
   withSchedPolicy('idle') {
     sh 'docker run --rm --network none -v "\$PWD:/w" $IMAGE /w/kernel-view run'
     sh 'docker build --no-cache --network none -t $TAG-a ctx'
@@ -38,6 +38,13 @@ G
   check "one console line per placed start: 2 runs ($placed_runs), 2 builds ($placed_builds), and none for docker exec, stop, rm" \
     bash -c "[ '$placed_runs' = 2 ] && [ '$placed_builds' = 2 ] && [ \$(grep -c '^\[schedpolicy\] .*placed under' '$CONSOLE') = 4 ]"
   note "$(grep -m1 "^\[schedpolicy\] 'docker build' placed" "$CONSOLE" | cut -c1-220)"
+  # each build's RUN step is read back by the agent in the build's own group under the idle parent, which goes with the build
+  read_back=$(grep -c "^\[schedpolicy\] 'docker build' RUN step verified: cpu cgroup /schedpolicy.idle/schedpolicy-[0-9]*-[0-9a-f]*-[0-9]*/[0-9a-f]\{64\}, idle through /schedpolicy.idle" "$CONSOLE")
+  check "sh 'docker build' and docker.build(): each RUN step read back, verified in the build's own group under the idle parent ($read_back of 2)" \
+    test "$read_back" = 2
+  note "$(grep -m1 "^\[schedpolicy\] 'docker build' RUN step" "$CONSOLE" | cut -c1-220)"
+  check "the builds' own groups are gone from every cgroup hierarchy" \
+    wait_for 10 bash -c "! ls -d /sys/fs/cgroup/{pids,memory,blkio,devices,freezer}/schedpolicy.idle/schedpolicy-* /sys/fs/cgroup/unified/schedpolicy.idle/schedpolicy-* 2>/dev/null | grep -q ."
   # a detached run's wrapper says the read-back line before its step ends; a foreground run's comes from a background
   # subshell once the agent has it, so a container of a moment may lose it: any that came must say verified
   withrun_id=$(grep -m1 -o '^WITHRUN-ID [0-9a-f]\{12\}' "$CONSOLE" | cut -d' ' -f2)
