@@ -41,14 +41,15 @@ import java.util.function.Supplier;
  * {@code docker.build()} and {@code withRun()} (its Groovy runs the client from {@code sh}), a Makefile. A parked launch
  * under a policy gets docker and podman wrappers first on its PATH (see {@link ClientDesk}), one directory per set of
  * placement settings (policy, cgroup parent, floor and limits), so the kernel's word on which directory a wrapper ran
- * from says how to place its line: no environment variable, no build-written file decides it. A line whose containers or RUN steps cannot be placed (buildx, compose, a build under
- * DOCKER_BUILDKIT=1) runs as given and says so ({@link UnplacedStarts}). A build that runs the
+ * from says how to place its line: no environment variable, no build-written file decides it. A line whose containers
+ * or RUN steps cannot be placed (buildx, compose, a build under DOCKER_BUILDKIT=1) runs as given and says so
+ * ({@link UnplacedStarts}). A build that runs the
  * real client by its path, or puts another directory of this agent first, gets what it would get without the plugin,
  * never more: each directory carries a policy at least as low as the floor. Container starts are placed as a launch
  * of the same line would be, with the floor's refusals; other client lines run as given; a line that cannot be read is
  * refused. The wrapper says in one line on the step's own output what was placed (nothing goes to another build's
- * page), and for a run, in a second line once its first process runs, what the kernel holds for the container; of
- * builds, only a podman build's RUN steps are read back (in the group of its own that buildah runs them in). A
+ * page), and for a run, in a second line once its first process runs, what the kernel holds for the container; a
+ * build gets a group of its own, where its first RUN step is read back likewise (see {@link #buildVerdictOf}). A
  * container started in the foreground is killed when its client dies while it still runs (see {@link #endOrphans}).
  */
 final class ClientPlacements implements AutoCloseable {
@@ -221,7 +222,7 @@ final class ClientPlacements implements AutoCloseable {
         boolean podman = launch.plan().command().runtime() == ContainerRuntime.PODMAN;
         String name = group.substring(group.lastIndexOf('/') + 1);
         long deadline = System.nanoTime() + VERIFY_BOUND.toNanos();
-        Optional<ContainerReadBack.State> state = Optional.empty();
+        Optional<ContainerReadBack.State> state;
         boolean made = false;
         do {
             state = podman ? readBack().findInGroup(group, name) : readBack().findUnder(group);
