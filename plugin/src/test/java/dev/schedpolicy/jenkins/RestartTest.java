@@ -39,7 +39,8 @@ class RestartTest {
             p.setDefinition(new CpsFlowDefinition("node {\n withSchedPolicy('batch+nice17') {\n  sh '" + KernelView.PRINT + "'\n"
                     + "  waitUntil { fileExists 'go' }\n  sh '" + KernelView.PRINT + "'\n }\n sh '" + KernelView.PRINT + "'\n}", true));
             WorkflowRun b = p.scheduleBuild2(0).waitForStart();
-            j.waitForMessage("[Pipeline] waitUntil", b);
+            // once waitUntil waits for its next try, not while its body runs: a restart then finds the program saved
+            j.waitForMessage("Will try again after", b);
         });
         sessions.then(j -> {
             WorkflowJob p = j.jenkins.getItemByFullName("p", WorkflowJob.class);
@@ -70,7 +71,8 @@ class RestartTest {
             WorkflowJob p = j.jenkins.createProject(WorkflowJob.class, "p");
             p.setDefinition(new CpsFlowDefinition("node { withSchedGuard { waitUntil { fileExists 'go' } } }", true));
             WorkflowRun b = p.scheduleBuild2(0).waitForStart();
-            j.waitForMessage("[Pipeline] waitUntil", b);
+            // once waitUntil waits for its next try, not while its body runs: a restart then finds the program saved
+            j.waitForMessage("Will try again after", b);
         });
         sessions.then(j -> {
             WorkflowJob p = j.jenkins.getItemByFullName("p", WorkflowJob.class);
