@@ -208,20 +208,11 @@ class ContainerLaunchITest {
         Path plain = docker.parent("schedpolicy-test-plain", false);
         String script = "docker buildx build -q - </dev/null; echo status $?; DOCKER_BUILDKIT=1 docker build -q - </dev/null;"
                 + " echo status $?";
-        List<String> argv = List.of("sh", "-c", script);
-        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("b-buildkit", "idle")
-                .onNode(null, AgentLimits.DEFAULT, plain.toString()).pendingFor(TIMEOUT).forCommand(argv, docker.env()));
-        ProcessBuilder pb = new ProcessBuilder(prepared.command(argv));
-        pb.environment().putAll(docker.env());
-        pb.environment().put("PATH", prepared.clientWrappers().get() + ":" + System.getenv("PATH"));
-        Process p = pb.start();
-        p.getOutputStream().close();
-        registry.release(prepared.id(), TIMEOUT);
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        Wrapped wrapped = runThroughWrappers("b-buildkit", plain, script, 60);
+        String out = wrapped.out();
+        String err = wrapped.err();
 
-        ProcessBuilder unwrapped = new ProcessBuilder(argv);
+        ProcessBuilder unwrapped = new ProcessBuilder("sh", "-c", script);
         unwrapped.environment().putAll(docker.env());
         Process q = unwrapped.start();
         q.getOutputStream().close();
@@ -247,19 +238,10 @@ class ContainerLaunchITest {
         Path idle = docker.parent("schedpolicy-test-idle", true);
         Path context = Files.createDirectories(workspace.resolve("build-context"));
         Files.writeString(context.resolve("Dockerfile"), "FROM " + TestDocker.IMAGE + "\nRUN cat /proc/self/cgroup; sleep 2\n");
-        List<String> argv = List.of("sh", "-c", "docker build --no-cache --network none " + context);
-        PreparedLaunch prepared = registry.prepare(LaunchRequest.of("b-build", "idle")
-                .onNode(null, AgentLimits.DEFAULT, idle.toString()).pendingFor(TIMEOUT).forCommand(argv, docker.env()));
-        ProcessBuilder pb = new ProcessBuilder(prepared.command(argv));
-        pb.environment().putAll(docker.env());
-        pb.environment().put("PATH", prepared.clientWrappers().orElseThrow() + ":" + System.getenv("PATH"));
-        Process p = pb.start();
-        p.getOutputStream().close();
-        registry.release(prepared.id(), TIMEOUT);
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out + err).isZero();
+        Wrapped wrapped = runThroughWrappers("b-build", idle, "docker build --no-cache --network none " + context, 120);
+        String out = wrapped.out();
+        String err = wrapped.err();
+        assertThat(wrapped.status()).as(out + err).isZero();
 
         String parent = cgroups.cpuPathOf(idle);
         String runGroup = out.lines().map(l -> l.split(":", 3)).filter(f -> f.length == 3 && List.of(f[1].split(",")).contains("cpu"))
@@ -278,6 +260,29 @@ class ContainerLaunchITest {
         }
         assertThat(leftIn(buildGroup)).as("the build's own group, in every hierarchy, once its client ended").isEmpty();
         assertThat(idle).isDirectory();
+    }
+
+    private record Wrapped(int status, String out, String err) {
+    }
+
+    /**
+     * {@code script} as a block's parked launch under 'idle' below {@code parent}, its client wrappers first on its PATH
+     * (what EnvVars.override makes of PATH+SCHEDPOLICY), released and waited for at most {@code seconds}.
+     */
+    private Wrapped runThroughWrappers(final String blockKey, final Path parent, final String script, final int seconds) throws Exception {
+        List<String> argv = List.of("sh", "-c", script);
+        PreparedLaunch prepared = registry.prepare(LaunchRequest.of(blockKey, "idle")
+                .onNode(null, AgentLimits.DEFAULT, parent.toString()).pendingFor(TIMEOUT).forCommand(argv, docker.env()));
+        ProcessBuilder pb = new ProcessBuilder(prepared.command(argv));
+        pb.environment().putAll(docker.env());
+        pb.environment().put("PATH", prepared.clientWrappers().orElseThrow() + ":" + System.getenv("PATH"));
+        Process p = pb.start();
+        p.getOutputStream().close();
+        registry.release(prepared.id(), TIMEOUT);
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertThat(p.waitFor(seconds, TimeUnit.SECONDS)).isTrue();
+        return new Wrapped(p.exitValue(), out, err);
     }
 
     private List<Path> leftIn(final String cgroupPath) {
